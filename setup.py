@@ -1,0 +1,48 @@
+"""Packaging for spacy-anno-eval (import name ``spacy_anno_eval``)."""
+
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+HERE = Path(__file__).parent
+
+setup(
+    name="spacy-anno-eval",
+    version="0.1.0",
+    description="Annotation evaluation and agreement inside spaCy: GATE / MUC / SemEval span measures, IAA, benchmarks",
+    long_description=(HERE / "README.md").read_text(encoding="utf8") if (HERE / "README.md").exists() else "",
+    long_description_content_type="text/markdown",
+    license="MIT",
+    python_requires=">=3.11",
+    packages=find_packages(exclude=["tests", "tests.*", "benchmarks"]),
+    install_requires=[
+        "spacy>=3.7,<4",
+        "numpy>=1.24",
+        "scipy>=1.10",
+        "edlib>=1.3",
+        "scikit-learn>=1.3",
+        "typer>=0.9",
+        "rich>=13",
+    ],
+    extras_require={
+        "test": [
+            "pytest>=7",
+            "hypothesis>=6",
+            "nervaluate==1.2.1",
+            "seqeval>=1.2",
+            "scikit-learn>=1.3",
+            "ruff>=0.5",
+        ],
+    },
+    entry_points={
+        "console_scripts": ["anno-eval = spacy_anno_eval.cli:main"],
+        "spacy_scorers": [
+            "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.scorers:make_spans_scorer",
+        ],
+    },
+    classifiers=[
+        "Programming Language :: Python :: 3.11",
+        "Framework :: spaCy",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+    ],
+)

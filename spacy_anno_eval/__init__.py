@@ -1,0 +1,28 @@
+"""spacy-anno-eval: annotation evaluation and agreement inside spaCy.
+
+Imports are lazy so that spaCy's entry-point loading stays light.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+__all__ = ["evaluate", "align_spans", "Corpus", "SpanTable", "Evaluation", "__version__"]
+
+_LAZY = {
+    "evaluate": ("engine", "evaluate"),
+    "align_spans": ("align.offsets", "align_spans"),
+    "Corpus": ("annotations", "Corpus"),
+    "SpanTable": ("annotations", "SpanTable"),
+    "Evaluation": ("corpus", "Evaluation"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        module, attr = _LAZY[name]
+        return getattr(import_module(f"{__name__}.{module}"), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

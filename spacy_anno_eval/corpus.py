@@ -1,0 +1,180 @@
+"""Mergeable accumulators of pair counts, and the corpus-level report.
+
+An :class:`Evaluation` holds raw counts (see
+:data:`spacy_anno_eval.measures.prf.FIELDS`) per type and per document. Both
+tables are plain sums, so evaluations of shards merge by addition
+(:meth:`Evaluation.merge`). Every figure of the report is computed from these
+counts by :mod:`spacy_anno_eval.measures.prf`; micro = add the counts, then
+compute; macro = mean of the per-type (or per-document) figures, over the
+types (documents) that have at least one key or response annotation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .align.offsets import INCORRECT, OVERLAP, SPURIOUS, Alignment
+from .measures.prf import (
+    FIELDS,
+    MODES,
+    check_zero_division,
+    gate_counts,
+    gate_prf,
+    muc_prf,
+    semeval_prf,
+)
+
+N_FIELDS = len(FIELDS)
+
+
+def count_pairs(alignment: Alignment, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+    """Raw counts (n_groups, N_FIELDS) of an alignment's pairs.
+
+    ``group`` gives the group of each pair for the key-side fields (for
+    example its document); ``None`` groups by label: the key's label for
+    correct / partial / incorrect / overlap / missing, the response's label for
+    spurious and for the response side of incorrect and overlap pairs.
+    """
+    status = alignment.status.astype(np.int64)
+    if group is None:
+        klab, rlab = alignment.key_label(), alignment.response_label()
+        g1 = np.where(status == SPURIOUS, rlab, klab)
+        two_sided = (status == INCORRECT) | (status == OVERLAP)
+        g2 = rlab[two_sided]
+    else:
+        g1 = group
+        two_sided = (status == INCORRECT) | (status == OVERLAP)
+        g2 = group[two_sided]
+    idx = np.concatenate([g1 * N_FIELDS + status, g2 * N_FIELDS + status[two_sided] + 4])
+    flat = np.bincount(idx, minlength=n_groups * N_FIELDS) if len(idx) else np.zeros(n_groups * N_FIELDS)
+    return flat.astype(np.int64).reshape(n_groups, N_FIELDS)
+
+
+def _floats(d: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out[k] = _floats(v)
+        elif k.isupper() or k in ("correct", "partial", "missing", "spurious", "incorrect"):
+            out[k] = int(v)
+        else:
+            out[k] = float(v)
+    return out
+
+
+def _row(table: dict[str, Any], i: int) -> dict[str, Any]:
+    return {k: (_row(v, i) if isinstance(v, dict) else v[i]) for k, v in table.items()}
+
+
+@dataclass
+class Evaluation:
+    """Counts of a key/response comparison: per type, per document, and the pairs.
+
+    ``alignment`` is kept for diffs and reports (``None`` after a merge).
+    """
+
+    labels: list[str]
+    doc_ids: list[str]
+    by_type: np.ndarray
+    by_doc: np.ndarray
+    alignment: Alignment | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_alignment(cls, alignment: Alignment, doc_ids: Sequence[str],
+                       settings: dict[str, Any] | None = None) -> Evaluation:
+        by_type = count_pairs(alignment, None, len(alignment.labels))
+        by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
+        return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}))
+
+    def merge(self, other: Evaluation) -> Evaluation:
+        """The evaluation of both corpora together (documents appended)."""
+        labels = sorted(set(self.labels) | set(other.labels))
+        by_type = np.zeros((len(labels), N_FIELDS), dtype=np.int64)
+        index = {name: i for i, name in enumerate(labels)}
+        for ev in (self, other):
+            by_type[[index[n] for n in ev.labels]] += ev.by_type
+        return Evaluation(labels, self.doc_ids + other.doc_ids, by_type,
+                          np.concatenate([self.by_doc, other.by_doc]), None, dict(self.settings))
+
+    @property
+    def total(self) -> np.ndarray:
+        """Raw counts over the whole corpus (micro)."""
+        return self.by_type.sum(axis=0)
+
+    def scores(self, beta: float | None = None, zero_division: float | None = None) -> dict[str, Any]:
+        """Micro strict/lenient/average P/R/F as floats: ``{"strict": {"p", "r", "f"}, ...}``."""
+        beta, zd = self._beta_zd(beta, zero_division)
+        return _floats(gate_prf(self.total, beta, zd))
+
+    def _beta_zd(self, beta: float | None, zero_division: float | None) -> tuple[float, float]:
+        beta = float(self.settings.get("beta", 1.0) if beta is None else beta)
+        zd = self.settings.get("zero_division", 0.0) if zero_division is None else zero_division
+        return beta, check_zero_division(zd)
+
+    def report(self, beta: float | None = None, zero_division: float | None = None,
+               per_doc: bool = True) -> dict[str, Any]:
+        """The full report as JSON-ready data (values are fractions in [0, 1])."""
+        beta, zd = self._beta_zd(beta, zero_division)
+        total = self.total
+        present_t = np.flatnonzero(self.by_type.any(axis=1))
+        present_d = np.flatnonzero(self.by_doc.any(axis=1))
+        type_prf = gate_prf(self.by_type, beta, zd)
+        doc_prf = gate_prf(self.by_doc, beta, zd)
+        type_counts = gate_counts(self.by_type)
+        type_muc = muc_prf(self.by_type, beta, zd)
+        type_sem = semeval_prf(self.by_type, beta, zd)
+
+        def macro(prf: dict, rows: np.ndarray) -> dict:
+            return {m: {k: float(prf[m][k][rows].mean()) if len(rows) else float(zd) for k in "prf"}
+                    for m in MODES}
+
+        out: dict[str, Any] = {
+            "counts": _floats(gate_counts(total)),
+            "micro": _floats(gate_prf(total, beta, zd)),
+            "macro_types": macro(type_prf, present_t),
+            "macro_docs": macro(doc_prf, present_d),
+            "per_type": {},
+            "muc": _floats(muc_prf(total, beta, zd)),
+            "semeval": _floats(semeval_prf(total, beta, zd)),
+            "n_docs": len(self.doc_ids),
+            "settings": {"beta": beta, "zero_division": zd, **{k: v for k, v in self.settings.items()
+                                                                 if k not in ("beta", "zero_division")}},
+        }
+        for i in present_t:
+            entry = {"counts": _floats(_row(type_counts, i))}
+            entry.update(_floats(_row(type_prf, i)))
+            entry["muc"] = _floats(_row(type_muc, i))
+            entry["semeval"] = _floats(_row(type_sem, i))
+            out["per_type"][self.labels[i]] = entry
+        if per_doc:
+            doc_counts = gate_counts(self.by_doc)
+            out["per_doc"] = [
+                {"id": self.doc_ids[i], "counts": _floats(_row(doc_counts, i)), **_floats(_row(doc_prf, i))}
+                for i in range(len(self.doc_ids))
+            ]
+        return out
+
+
+def write_json(data: Any, path: str | os.PathLike) -> Path:
+    """Write ``data`` as JSON atomically (temporary file + rename): never a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf8") as f:
+            json.dump(data, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
