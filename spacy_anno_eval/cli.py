@@ -1,0 +1,112 @@
+"""The ``anno-eval`` command line (also ``python -m spacy_anno_eval``).
+
+A thin door over :func:`spacy_anno_eval.engine.evaluate`: it parses options,
+runs the engine once, prints the report and writes it as JSON. Bad input
+(an :class:`~spacy_anno_eval.errors.AnnoEvalInputError`, a missing file, a
+bad option value) ends with a one-line message on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from . import __version__
+
+app = typer.Typer(
+    name="anno-eval",
+    help="Evaluate annotations: system vs gold, annotator vs annotator.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+FORMATS = ("auto", "docbin", "jsonl", "conll", "brat")
+EXIT_BAD_INPUT = 2
+
+
+def _split(value: str | None) -> list[str] | None:
+    """``"A,B"`` -> ``["A", "B"]``; empty or None -> None."""
+    if not value:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"anno-eval: error: {message}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"spacy-anno-eval {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main_callback(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Evaluate annotations: system vs gold, annotator vs annotator."""
+
+
+@app.command()
+def score(
+    key: Path = typer.Argument(..., help="Key (gold) corpus: a .spacy DocBin, .jsonl, CoNLL file or brat folder."),
+    response: Path = typer.Argument(..., help="Response (system) corpus, same documents and texts as the key."),
+    fmt: str = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's)."),
+    key_set: str = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL)."),
+    response_set: str | None = typer.Option(None, "--response-set", help="Response set; default: --key-set."),
+    types: str | None = typer.Option(None, "--types", help="Comma-separated labels to score (default: all)."),
+    features: str | None = typer.Option(None, "--features", help="Comma-separated significant features."),
+    beta: float = typer.Option(1.0, "--beta", help="F-beta weight of recall."),
+    pairing: str = typer.Option("optimal", "--pairing", help="optimal (default) or gate (GATE's greedy differ)."),
+    min_overlap: float = typer.Option(0.0, "--min-overlap",
+                                      help="Least overlap (% of the key's length) for a partial match."),
+    zero_division: float = typer.Option(0.0, "--zero-division", help="Value of 0/0 ratios, in [0, 1]."),
+    scheme: str = typer.Option("auto", "--scheme", help="CoNLL tag scheme: auto, IOB1, IOB2, IOE, IOBES, BILOU."),
+    strict_scheme: bool = typer.Option(False, "--strict-scheme",
+                                       help="CoNLL: drop ill-formed tag sequences (seqeval strict mode)."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the full report as JSON to this file."),
+    per_doc: bool = typer.Option(True, "--per-doc/--no-per-doc", help="Include per-document rows in the JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table."),
+) -> None:
+    """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval."""
+    from .corpus import write_json
+    from .engine import evaluate
+    from .errors import AnnoEvalInputError
+
+    if pairing not in ("optimal", "gate"):
+        _fail(f"--pairing must be optimal or gate, got {pairing!r}")
+    options: dict[str, Any] = {}
+    if scheme != "auto" or strict_scheme:
+        options = {"scheme": scheme, "strict": strict_scheme}
+    try:
+        ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, types=_split(types),
+                      features=_split(features), beta=beta, pairing=pairing, min_overlap=min_overlap,
+                      zero_division=zero_division, fmt=fmt, reader_options=options)
+        report = ev.report(per_doc=per_doc)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+    if not quiet:
+        from .report.terminal import print_report
+
+        print_report(report)
+    if json_out is not None:
+        write_json(report, json_out)
+        if not quiet:
+            typer.echo(f"report written to {json_out}", err=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``anno-eval`` console script."""
+    app(args=argv if argv is not None else sys.argv[1:], prog_name="anno-eval")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,101 @@
+"""The ``anno-eval`` command line: the JSON report, the table, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_anno_eval.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_KEY = ROOT / "assets" / "demo" / "key.jsonl"
+DEMO_RESPONSE = ROOT / "assets" / "demo" / "response.jsonl"
+runner = CliRunner()
+
+
+def write_jsonl(path: Path, docs: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf8")
+    return path
+
+
+def test_score_writes_the_documented_json_schema(tmp_path: Path) -> None:
+    out = tmp_path / "sub" / "report.json"
+    result = runner.invoke(app, ["score", str(DEMO_KEY), str(DEMO_RESPONSE), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert set(report) >= {"counts", "micro", "macro_types", "macro_docs", "per_type", "per_doc", "muc", "semeval"}
+    assert set(report["counts"]) == {"correct", "partial", "missing", "spurious", "incorrect"}
+    for block in ("micro", "macro_types", "macro_docs"):
+        for mode in ("strict", "lenient", "average"):
+            assert set(report[block][mode]) == {"p", "r", "f"}
+            assert all(0.0 <= v <= 1.0 for v in report[block][mode].values())
+    assert set(report["muc"]) == {"COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT", "p", "r", "f"}
+    assert set(report["semeval"]) == {"strict", "exact", "partial", "type"}
+    assert set(report["per_type"]) == {"PER", "ORG", "LOC", "MISC"}
+    assert len(report["per_doc"]) == 16 and report["per_doc"][0]["id"] == "d01"
+    # the table is printed: a header cell and the micro row
+    assert "Match" in result.output and "micro" in result.output
+
+
+def test_score_demo_figures(tmp_path: Path) -> None:
+    """The demo corpus' counts, checked by hand against assets/demo (scripts/make_demo_corpus.py)."""
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["score", str(DEMO_KEY), str(DEMO_RESPONSE), "--json", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    key_total = 44
+    response_total = 43
+    c = report["counts"]
+    # d04 (2 ORG read as LOC), d07 (LOC read as ORG), d03 (ORG read as PER) are coextensive label confusions
+    assert c["incorrect"] == 4
+    assert c["correct"] + c["partial"] + c["missing"] == key_total
+    assert c["correct"] + c["partial"] + c["spurious"] == response_total
+
+
+def test_types_and_beta_options(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = runner.invoke(app, ["score", str(DEMO_KEY), str(DEMO_RESPONSE), "--types", "PER", "--beta", "2",
+                                 "--json", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert set(report["per_type"]) == {"PER"}
+    assert report["settings"]["beta"] == 2.0
+    p, r = report["micro"]["strict"]["p"], report["micro"]["strict"]["r"]
+    assert report["micro"]["strict"]["f"] == pytest.approx(5 * p * r / (4 * p + r))
+
+
+def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
+    key = write_jsonl(tmp_path / "k.jsonl", [{"text": "Paris is big.", "spans": [{"start": 0, "end": 5,
+                                                                                   "label": "LOC"}]}])
+    response = write_jsonl(tmp_path / "r.jsonl", [{"text": "Paris is bog.", "spans": []}])
+    result = runner.invoke(app, ["score", str(key), str(response)])
+    assert result.exit_code == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("anno-eval: error:") and "differs" in lines[0]
+
+
+@pytest.mark.parametrize("args", [
+    ["score", "missing-key.jsonl", "missing-response.jsonl"],
+    ["score", "{demo}", "{demo}", "--pairing", "best"],
+    ["score", "{demo}", "{demo}", "--zero-division", "3"],
+    ["score", "{demo}", "{demo}", "--format", "nosuchformat"],
+])
+def test_other_bad_input_exits_2(args: list[str]) -> None:
+    args = [a.replace("{demo}", str(DEMO_KEY)) for a in args]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("anno-eval: error:")
+
+
+def test_python_dash_m_runs_the_same_program(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    proc = subprocess.run([sys.executable, "-m", "spacy_anno_eval", "score", str(DEMO_KEY), str(DEMO_KEY),
+                           "--json", str(out), "-q"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    assert report["micro"]["strict"]["f"] == 1.0 and report["counts"]["missing"] == 0
