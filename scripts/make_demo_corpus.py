@@ -80,7 +80,10 @@ def record(doc_id: str, text: str, spans: list[tuple]) -> dict:
     return {"text": text, "spans": sorted(out, key=lambda s: (s["start"], s["end"])), "meta": {"id": doc_id}}
 
 
-def main(out_dir: Path = Path(__file__).resolve().parents[1] / "assets" / "demo") -> None:
+DEMO_DIR = Path(__file__).resolve().parents[1] / "assets" / "demo"
+
+
+def main(out_dir: Path = DEMO_DIR) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, column in (("key", 2), ("response", 3)):
         lines = [json.dumps(record(d[0], d[1], d[column]), ensure_ascii=False) for d in DOCS]
