@@ -102,7 +102,8 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     sets (``ents``, ``spans:NAME``, or a reader's set name such as ``key``);
     ``types`` restricts the labels; ``features`` names GATE's significant
     features; ``min_overlap`` (percent of the key's length, as nervaluate's
-    ``min_overlap_percentage``) is the least overlap for a partial pair;
+    ``min_overlap_percentage``) is the least overlap for two annotations whose
+    spans differ to pair at all (partial, or overlap with another label);
     ``reader_options`` go to the file readers. Returns an :class:`Evaluation`;
     ``.report()`` gives every figure.
     """

@@ -24,9 +24,33 @@ then partial, then incorrect, then overlap pairs, then the total number of
 overlapping characters. Exact matches are found by hashing; overlapping
 candidates by a sorted sweep over the whole corpus at once; only connected
 groups of ambiguous candidates go to an assignment solver
-(``scipy.optimize.linear_sum_assignment``, Jonker-Volgenant). The result is
-deterministic for a given input. ``pairing="gate"`` reproduces GATE's
-AnnotationDiffer choice instead (see :mod:`spacy_anno_eval.align.gate`).
+(``scipy.optimize.linear_sum_assignment``, Jonker-Volgenant) with integer
+weights that encode the lexicographic order exactly (see :func:`_assign`).
+
+Ties break by document order: identical annotations (same offsets and label,
+when no significant features are given) pair first, the j-th key copy with
+the j-th response copy; then, within each connected group, each key in
+document order takes the earliest response (in document order) that still
+allows an optimal pairing, and stays unpaired only when no such response
+exists. (Groups of more than :data:`TIEBREAK_MAX_EDGES` candidate pairs keep
+the solver's own optimal choice, which is deterministic too.)
+
+``min_overlap`` (percent, as nervaluate's ``min_overlap_percentage``): an
+overlapping, non-coextensive pair is a candidate only when
+``overlap / key_length * 100 >= min_overlap``, with ``overlap`` and
+``key_length`` in the units of the offsets. nervaluate counts tokens with
+inclusive ends: its ``[s, e]`` is our ``[s, e + 1)``, so its
+``e - s + 1`` is our ``end - start`` and its overlap
+``min(e) - max(s) + 1`` is our ``min(end) - max(start)``; on token offsets the
+two percentages are the same number (computed with the same floating-point
+expression). On character offsets the percentage is one of characters,
+including the spaces inside the spans. ``0`` (the default) keeps every
+overlapping pair; nervaluate's default is ``1`` (which, unlike 0, drops a
+one-token overlap with a key of more than 100 tokens). A pair below the
+threshold is no candidate: its key may stay missing and its response spurious.
+
+``pairing="gate"`` reproduces GATE's AnnotationDiffer choice instead (see
+:mod:`spacy_anno_eval.align.gate`).
 """
 
 from __future__ import annotations
@@ -103,15 +127,17 @@ def select_types(table: SpanTable, types: Sequence[str] | None) -> SpanTable:
 
 
 def align_spans(key: SpanTable, response: SpanTable, *, features: Sequence[str] | None = None,
-                pairing: str = "optimal") -> Alignment:
+                pairing: str = "optimal", min_overlap: float = 0.0) -> Alignment:
     """Pair key and response annotations one-to-one within each document.
 
     ``features`` names the significant features (GATE); ``None`` or empty
-    means labels and offsets alone decide. See the module docstring for the
-    statuses and the objective.
+    means labels and offsets alone decide. ``min_overlap`` (0-100, percent of
+    the key's length) is the least overlap of a non-coextensive pair. See the
+    module docstring for the statuses, the objective and ``min_overlap``.
     """
     if pairing not in PAIRINGS:
         raise AnnoEvalInputError(f"unknown pairing {pairing!r}: use one of {', '.join(PAIRINGS)}")
+    min_overlap = check_min_overlap(min_overlap)
     labels = sorted(set(key.labels) | set(response.labels))
     key = relabel(key, labels)
     response = relabel(response, labels)
@@ -120,10 +146,38 @@ def align_spans(key: SpanTable, response: SpanTable, *, features: Sequence[str] 
     compat = _FeatureCheck(key, response, features) if use_features else None
 
     if pairing == "gate":
-        kr, rr = _gate_pairs(key, response, features if use_features else None)
+        kr, rr = _gate_pairs(key, response, features if use_features else None, min_overlap)
     else:
-        kr, rr = _optimal_pairs(key, response, compat)
+        kr, rr = _optimal_pairs(key, response, compat, min_overlap)
     return _assemble(key, response, labels, kr, rr, compat)
+
+
+def check_min_overlap(min_overlap: float) -> float:
+    """Validate ``min_overlap``: a percentage in [0, 100]."""
+    try:
+        value = float(min_overlap)
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not 0.0 <= value <= 100.0:
+        raise AnnoEvalInputError(
+            f"min_overlap must be a percentage in [0, 100] (of the key's length), got {min_overlap!r}")
+    return value
+
+
+def sufficient_overlap(key: SpanTable, response: SpanTable, kr: np.ndarray, rr: np.ndarray,
+                       min_overlap: float) -> np.ndarray:
+    """Whether each overlapping pair meets ``min_overlap`` (coextensive pairs always do).
+
+    ``(overlap / key_length) * 100.0 >= min_overlap``, the expression of
+    nervaluate's ``_calculate_overlap_percentage`` on inclusive token ends
+    (see the module docstring for the offset mapping).
+    """
+    if min_overlap <= 0 or not len(kr):
+        return np.ones(len(kr), dtype=bool)
+    ks, ke, rs, re_ = key.start[kr], key.end[kr], response.start[rr], response.end[rr]
+    overlap = np.minimum(ke, re_) - np.maximum(ks, rs)
+    pct = (overlap / (ke - ks)) * 100.0
+    return ((ks == rs) & (ke == re_)) | (pct >= min_overlap)
 
 
 # ---------------------------------------------------------------------------
@@ -173,7 +227,8 @@ def _assemble(key: SpanTable, response: SpanTable, labels: list[str], kr: np.nda
               compat: _FeatureCheck | None) -> Alignment:
     status = _classify(key, response, kr, rr, compat)
     if compat is not None:
-        same = (status == INCORRECT) & (key.label[kr] == response.label[rr])
+        # feature mismatches of same-label pairs (coextensive or overlapping)
+        same = ((status == INCORRECT) | (status == OVERLAP)) & (key.label[kr] == response.label[rr])
         compat.warn_type_only(kr[same], rr[same])
     missing = np.setdiff1d(np.arange(len(key), dtype=INDEX), kr, assume_unique=True)
     spurious = np.setdiff1d(np.arange(len(response), dtype=INDEX), rr, assume_unique=True)
@@ -193,8 +248,8 @@ def _assemble(key: SpanTable, response: SpanTable, labels: list[str], kr: np.nda
 # optimal pairing
 
 
-def _optimal_pairs(key: SpanTable, response: SpanTable,
-                   compat: _FeatureCheck | None) -> tuple[np.ndarray, np.ndarray]:
+def _optimal_pairs(key: SpanTable, response: SpanTable, compat: _FeatureCheck | None,
+                   min_overlap: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     if compat is None:
         ek, er = _exact_pairs(key, response)
     else:
@@ -202,6 +257,9 @@ def _optimal_pairs(key: SpanTable, response: SpanTable,
     free_k = np.setdiff1d(np.arange(len(key), dtype=INDEX), ek, assume_unique=True)
     free_r = np.setdiff1d(np.arange(len(response), dtype=INDEX), er, assume_unique=True)
     ck, cr = overlap_candidates(key, response, free_k, free_r)
+    if min_overlap > 0 and len(ck):
+        keep = sufficient_overlap(key, response, ck, cr, min_overlap)
+        ck, cr = ck[keep], cr[keep]
     if not len(ck):
         return ek, er
     status = _classify(key, response, ck, cr, compat)
@@ -291,6 +349,9 @@ def overlap_candidates(key: SpanTable, response: SpanTable, rows_k: np.ndarray |
 
 
 _WEIGHT_RANK = {CORRECT: 4, PARTIAL: 3, INCORRECT: 2, OVERLAP: 1}
+#: groups with more candidate pairs keep the solver's choice among optimal pairings
+TIEBREAK_MAX_EDGES = 256
+_EXACT_LIMIT = 2**50  # integer weights whose sums stay exact in float64
 
 
 def _solve_candidates(key: SpanTable, response: SpanTable, ck: np.ndarray, cr: np.ndarray,
@@ -328,26 +389,92 @@ def _solve_candidates(key: SpanTable, response: SpanTable, ck: np.ndarray, cr: n
 
 def _assign(ik: np.ndarray, ir: np.ndarray, status: np.ndarray,
             overlap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The optimal one-to-one choice within one connected group of candidates.
+
+    With ``m = min(#keys, #responses) + 1`` (so a pairing has at most
+    ``m - 1`` pairs, and each count is below ``m``) and
+    ``B = (m - 1) * max_overlap + 1`` (above the total overlap of any
+    pairing), a candidate of status rank ``q`` (correct 4, partial 3,
+    incorrect 2, overlap 1) weighs ``m**(q - 1) * B + overlap``. The total
+    weight of a pairing is then the number
+    ``((((C*m + Pa)*m + INC)*m + OV) * B + total_overlap`` with every digit
+    below its base, so comparing totals compares (C, Pa, INC, OV, overlap)
+    lexicographically. The weights are integers; while ``m**4 * B < 2**50``
+    every sum is exact in float64, the solver's number type. Beyond that
+    (huge groups) the overlap term is scaled below 1 and may lose precision.
+    """
     from scipy.optimize import linear_sum_assignment
 
     rows, row_of = np.unique(ik, return_inverse=True)
     cols, col_of = np.unique(ir, return_inverse=True)
     m = min(len(rows), len(cols)) + 1
-    rank = np.vectorize(_WEIGHT_RANK.get, otypes=[float])(status)
-    frac = overlap / (float(overlap.max()) * m + 1.0)
+    rank = np.vectorize(_WEIGHT_RANK.get, otypes=[np.int64])(status)
+    ov = np.asarray(overlap, dtype=np.int64)
+    base = (m - 1) * int(ov.max()) + 1
+    exact = m**4 * base < _EXACT_LIMIT
     weight = np.zeros((len(rows), len(cols)))
-    weight[row_of, col_of] = np.float64(m) ** (rank - 1) + frac
+    if exact:
+        weight[row_of, col_of] = (np.int64(m) ** (rank - 1) * base + ov).astype(float)
+    else:
+        weight[row_of, col_of] = np.float64(m) ** (rank - 1) + ov / (float(ov.max()) * m + 1.0)
     r, c = linear_sum_assignment(weight, maximize=True)
     keep = weight[r, c] > 0
-    return rows[r[keep]], cols[c[keep]]
+    r, c = r[keep], c[keep]
+    if exact and len(ik) <= TIEBREAK_MAX_EDGES:
+        best = float(weight[r, c].sum())
+        fr, fc = _first_in_document_order(weight, best)
+        if float(weight[fr, fc].sum()) == best:  # always so with exact weights; else keep the solver's choice
+            r, c = fr, fc
+    return rows[r], cols[c]
+
+
+def _best_total(weight: np.ndarray) -> float:
+    from scipy.optimize import linear_sum_assignment
+
+    if not weight.size:
+        return 0.0
+    r, c = linear_sum_assignment(weight, maximize=True)
+    return float(weight[r, c].sum())
+
+
+def _first_in_document_order(weight: np.ndarray, best: float) -> tuple[np.ndarray, np.ndarray]:
+    """Among the pairings of total ``best``, the first in document order.
+
+    Rows (keys) and columns (responses) are in document order. Each row in
+    turn takes the first column that still allows a total of ``best`` (the
+    remaining rows and columns re-solved without them), else stays unpaired.
+    Exact because the weights are integers below 2**50.
+    """
+    n_rows, n_cols = weight.shape
+    free_rows = list(range(n_rows))
+    free_cols = list(range(n_cols))
+    out_r: list[int] = []
+    out_c: list[int] = []
+    remaining = best
+    for row in range(n_rows):
+        free_rows.remove(row)
+        sub_rows = np.array(free_rows, dtype=np.int64)
+        for col in free_cols:
+            w = weight[row, col]
+            if w <= 0:
+                continue
+            others = [x for x in free_cols if x != col]
+            rest = _best_total(weight[np.ix_(sub_rows, np.array(others, dtype=np.int64))])
+            if w + rest == remaining:
+                out_r.append(row)
+                out_c.append(col)
+                free_cols = others
+                remaining -= w
+                break
+    return np.array(out_r, dtype=np.int64), np.array(out_c, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------
 # GATE pairing
 
 
-def _gate_pairs(key: SpanTable, response: SpanTable,
-                features: Sequence[str] | None) -> tuple[np.ndarray, np.ndarray]:
+def _gate_pairs(key: SpanTable, response: SpanTable, features: Sequence[str] | None,
+                min_overlap: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     from .gate import gate_pairs
 
     docs = np.union1d(key.doc, response.doc)
@@ -360,7 +487,7 @@ def _gate_pairs(key: SpanTable, response: SpanTable,
         ks = [(int(key.start[i]), int(key.end[i]), key.labels[key.label[i]], kf[i]) for i in krows]
         rs = [(int(response.start[i]), int(response.end[i]), response.labels[response.label[i]], rf[i])
               for i in rrows]
-        for ki, ri, _ in gate_pairs(ks, rs, features):
+        for ki, ri, _ in gate_pairs(ks, rs, features, min_overlap=min_overlap):
             out_k.append(krows[ki])
             out_r.append(rrows[ri])
     return np.array(out_k, dtype=INDEX), np.array(out_r, dtype=INDEX)

@@ -133,9 +133,30 @@ def muc_prf(raw: np.ndarray, beta: float = 1.0, zero_division: float = 0.0) -> d
 def semeval_prf(raw: np.ndarray, beta: float = 1.0, zero_division: float = 0.0) -> dict[str, dict]:
     """SemEval-2013 strict / exact / partial / type counts and P/R/F.
 
-    Pairs are attributed to the key's label; spurious responses to their own
-    label (nervaluate adds every spurious entity to every type's table, so its
-    per-type tables do not add up to its overall table; ours do).
+    From the one alignment (one pairing for all four schemas), with our pair
+    statuses: correct (coextensive, same type), incorrect (coextensive, other
+    type), partial (overlapping, same type), overlap (overlapping, other type)::
+
+        strict   COR = correct            INC = incorrect + partial + overlap
+        exact    COR = correct+incorrect  INC = partial + overlap
+        partial  COR = correct+incorrect  PAR = partial + overlap
+        type     COR = correct+partial    INC = incorrect + overlap
+
+    MIS and SPU are the unpaired keys and responses in every schema. On
+    corpora where each key overlaps at most one response and vice versa this
+    equals nervaluate's four strategies (``ent_type`` is our ``type``); where
+    several pairings are possible nervaluate pairs greedily, per prediction in
+    order and per strategy, while here one optimal pairing serves all four.
+
+    Per type, a pair counts under the key's label and a spurious response
+    under its own, so the per-type tables add up to the overall table, also
+    when labels are confused. nervaluate's do not: nervaluate 1.x scores each
+    type on the entities of that type alone, so a key PER with a coextensive
+    response LOC is one INC in its overall strict table but MIS (PER table) +
+    SPU (LOC table) per type; nervaluate 0.x added every spurious response to
+    every type's table. Either way its per-type counts do not sum to its
+    overall counts; here they do, and the overall figures agree with its
+    overall figures.
     """
     raw = np.asarray(raw)
     cor, par, inc, ovl = (raw[..., i] for i in (F_CORRECT, F_PARTIAL, F_INCORRECT, F_OVERLAP))
