@@ -101,6 +101,8 @@ def detect_format(path: str | os.PathLike) -> str:
         raise AnnoEvalInputError(f"{p}: cannot tell the format of this folder (no .ann or .spacy files); "
                                  f"pass --format")
     suffix = p.suffix.lower()
+    if suffix == ".txt" and p.with_suffix(".ann").exists():
+        return "brat"
     for name, (_, found) in _PLUGINS.items():
         if suffix in found:
             return name

@@ -1,0 +1,575 @@
+"""CoNLL-style token-per-line files with BIO-style tags (IOB1, IOB2, IOE, IOBES, BILOU).
+
+File layout (as conlleval.pl reads it, CoNLL-2000/2003):
+
+- one token per line, columns separated by whitespace (or ``sep``); the token
+  is column ``token_column`` (default the first), the tags of the ``ents`` set
+  are column ``column`` (default the last);
+- a blank line ends a sentence;
+- a line whose token is ``-DOCSTART-`` starts a new document. When the file
+  has such lines, a document is everything between two of them; otherwise
+  every sentence is a document;
+- a line starting with ``#`` *before the first token of a sentence* is a
+  comment (CoNLL-U style: ``# sent_id = s1``, ``# text = ...``) unless its tag
+  column holds a well-formed tag (``O`` or ``B-X`` ...): then it is a token,
+  as in WNUT-17's ``#<TAB>O`` lines. Inside a sentence a ``#`` line is always
+  a token.
+
+Document ids: for sentence documents, ``# sent_id = X`` (or ``# id = X``);
+for ``-DOCSTART-`` documents, ``# doc_id = X`` (or ``# newdoc id = X``)
+between the ``-DOCSTART-`` line and the document's first token. When some
+document has no id, or ids repeat, every id is positional (``"0"``, ``"1"``...).
+
+Text: the tokens of a sentence joined by one space, the sentences of a
+document joined by ``"\\n"``; an entity's character offsets follow from that.
+
+Selectors: ``ents`` (and any other name, e.g. ``spans:sc``) read the tags of
+column ``column``; ``column:N`` reads column ``N`` (negative counts from the
+end), so conlleval's ``token POS gold guess`` file gives the key as
+``column:-2`` and the response as ``column:-1``.
+
+Decoding (``scheme``, ``strict``):
+
+- default (``strict=False``): the chunk start/end rules of conlleval.pl
+  (``startOfChunk`` / ``endOfChunk``, 2004-01-26) as extended to E/S tags by
+  seqeval's ``get_entities`` (``seqeval.metrics.sequence_labeling``), with
+  BILOU's L read as E and U as S. An ``I-`` after ``O`` or after another type
+  starts a new chunk. ``scheme`` only restricts which prefixes are allowed
+  (``auto`` allows B, I, E, S, L, U); the decoding is the same for all.
+- ``strict=True`` (needs an explicit scheme): seqeval's strict mode
+  (``seqeval.scheme.Tokens.entities``, ``mode="strict"``): an entity is a run
+  that starts, continues and ends by the scheme's patterns; an ill-formed run
+  (``I-ORG I-ORG`` in IOB2) yields no entity.
+
+Schemes: ``IOB1``, ``IOB2`` (alias ``BIO``), ``IOE`` (IOE1/IOE2 share one
+prefix set; in strict mode ``IOE``/``IOE2`` use seqeval's IOE2 patterns and
+``IOE1`` its IOE1 patterns), ``IOBES`` (alias ``BIOES``), ``BILOU``
+(alias ``BILUO``), ``auto``.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..annotations import INDEX, Corpus, SpanTable
+from ..errors import AnnoEvalInputError, where
+
+DOCSTART = "-DOCSTART-"
+
+# prefix codes; L and U are folded into E and S after validation
+O, B, I, E, S, L, U = range(7)  # noqa: E741 -- the tag prefixes themselves
+PREFIX_CODES = {"O": O, "B": B, "I": I, "E": E, "S": S, "L": L, "U": U}
+N_PREFIX = 7
+FOLD = np.array([O, B, I, E, S, E, S], dtype=np.int8)
+INVALID = -1  # a tag that is neither "O" nor "P-TYPE"
+
+ALLOWED = {
+    "auto": {O, B, I, E, S, L, U},
+    "IOB1": {O, B, I},
+    "IOB2": {O, B, I},
+    "IOE": {O, I, E},
+    "IOE1": {O, I, E},
+    "IOE2": {O, I, E},
+    "IOBES": {O, B, I, E, S},
+    "BILOU": {O, B, I, L, U},
+}
+ALIASES = {"BIO": "IOB2", "BIOES": "IOBES", "BILUO": "BILOU", "AUTO": "auto"}
+
+_ID_SENT = re.compile(r"^#\s*(?:sent_id|id)\s*[=:]?\s*(\S.*?)\s*$")
+_ID_DOC = re.compile(r"^#\s*(?:doc_id|newdoc id|newdoc_id)\s*[=:]?\s*(\S.*?)\s*$")
+_WELL_FORMED = re.compile(r"^(?:O|[BIESLU]-\S+)$")
+
+
+# ---------------------------------------------------------------------------
+# rule tables: indexed [prev_prefix, prefix, same_type]
+
+
+def _conlleval_tables() -> tuple[np.ndarray, np.ndarray]:
+    """conlleval.pl's ``endOfChunk`` / ``startOfChunk`` as boolean tables.
+
+    ``end[p, c, same]``: a chunk ends between a token with prefix ``p`` and the
+    next with prefix ``c``; ``start[p, c, same]``: a chunk starts at the token
+    with prefix ``c``. ``same`` says whether the two types are equal (an ``O``
+    has no type). Rules as in seqeval's ``end_of_chunk`` / ``start_of_chunk``,
+    which add S (and end every chunk after E) to conlleval.pl 2004-01-26.
+    """
+    end = np.zeros((5, 5, 2), dtype=bool)
+    start = np.zeros((5, 5, 2), dtype=bool)
+    for p in range(5):
+        for c in range(5):
+            for same in (0, 1):
+                end[p, c, same] = (
+                    p in (E, S)
+                    or (p in (B, I) and c in (B, S, O))
+                    or (p != O and not same)
+                )
+                start[p, c, same] = (
+                    c in (B, S)
+                    or (p in (E, S, O) and c in (E, I))
+                    or (c != O and not same)
+                )
+    return end, start
+
+
+CONLLEVAL_END, CONLLEVAL_START = _conlleval_tables()
+
+# seqeval.scheme patterns: (prev prefixes, current prefixes, "same" | "diff" | "any")
+_ANY = {O, B, I, E, S, L, U}
+_SEQEVAL_PATTERNS: dict[str, dict[str, list[tuple[set[int], set[int], str]]]] = {
+    "IOB1": {
+        "start": [({O}, {I}, "any"), ({I}, {I}, "diff"), ({B}, {I}, "any"), ({I}, {B}, "same"),
+                  ({B}, {B}, "same")],
+        "inside": [({B}, {I}, "same"), ({I}, {I}, "same")],
+        "end": [({I}, {I}, "diff"), ({I}, {O}, "any"), ({I}, {B}, "any"), ({B}, {O}, "any"),
+                ({B}, {I}, "diff"), ({B}, {B}, "same")],
+    },
+    "IOE1": {
+        "start": [({O}, {I}, "any"), ({I}, {I}, "diff"), ({E}, {I}, "any"), ({E}, {E}, "same")],
+        "inside": [({I}, {I}, "same"), ({I}, {E}, "same")],
+        "end": [({I}, {I}, "diff"), ({I}, {O}, "any"), ({I}, {E}, "diff"), ({E}, {I}, "same"),
+                ({E}, {E}, "same")],
+    },
+    "IOB2": {
+        "start": [(_ANY, {B}, "any")],
+        "inside": [({B}, {I}, "same"), ({I}, {I}, "same")],
+        "end": [({I}, {O}, "any"), ({I}, {I}, "diff"), ({I}, {B}, "any"), ({B}, {O}, "any"),
+                ({B}, {I}, "diff"), ({B}, {B}, "any")],
+    },
+    "IOE2": {
+        "start": [({O}, {I}, "any"), ({O}, {E}, "any"), ({E}, {I}, "any"), ({E}, {E}, "any"),
+                  ({I}, {I}, "diff"), ({I}, {E}, "diff")],
+        "inside": [({I}, {E}, "same"), ({I}, {I}, "same")],
+        "end": [({E}, _ANY, "any")],
+    },
+    "IOBES": {
+        "start": [(_ANY, {B}, "any"), (_ANY, {S}, "any")],
+        "inside": [({B}, {I}, "same"), ({B}, {E}, "same"), ({I}, {I}, "same"), ({I}, {E}, "same")],
+        "end": [({S}, _ANY, "any"), ({E}, _ANY, "any")],
+    },
+    "BILOU": {
+        "start": [(_ANY, {B}, "any"), (_ANY, {U}, "any")],
+        "inside": [({B}, {I}, "same"), ({B}, {L}, "same"), ({I}, {I}, "same"), ({I}, {L}, "same")],
+        "end": [({U}, _ANY, "any"), ({L}, _ANY, "any")],
+    },
+}
+_SEQEVAL_PATTERNS["IOE"] = _SEQEVAL_PATTERNS["IOE2"]
+
+
+def _pattern_table(patterns: list[tuple[set[int], set[int], str]]) -> np.ndarray:
+    """A seqeval pattern set (``Token.check_patterns``) as a [prev, cur, same] table."""
+    table = np.zeros((N_PREFIX, N_PREFIX, 2), dtype=bool)
+    for prevs, curs, cond in patterns:
+        sames = {"same": (1,), "diff": (0,), "any": (0, 1)}[cond]
+        for p in prevs:
+            for c in curs:
+                for same in sames:
+                    table[p, c, same] = True
+    return table
+
+
+SEQEVAL_TABLES = {name: {k: _pattern_table(v) for k, v in pats.items()}
+                  for name, pats in _SEQEVAL_PATTERNS.items()}
+
+
+# ---------------------------------------------------------------------------
+# parsing
+
+
+class _Column:
+    """The tags of one requested column: a tag id per token, ids into ``names``."""
+
+    def __init__(self, index: int, rows: list[list[str]]) -> None:
+        self.index = index
+        tags = [r[index] for r in rows]
+        self.names: dict[str, int] = {t: i for i, t in enumerate(dict.fromkeys(tags))}
+        self.ids = np.fromiter(map(self.names.__getitem__, tags), dtype=INDEX, count=len(tags))
+
+
+class _Parsed:
+    """Tokens of a file, flattened, with sentence and document boundaries."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []       # the fields of each token line
+        self.lines: list[int] = []            # line number of each token
+        self.sent_starts: list[int] = []      # first token of each sentence
+        self.sent_ids: list[str | None] = []
+        self.doc_starts: list[int] = []       # first sentence of each document (DOCSTART mode)
+        self.doc_ids: list[str | None] = []
+        self.has_docstart = False
+        self.tokens: list[str] = []
+        self.columns: dict[int, _Column] = {}
+
+    def finish(self, columns: Sequence[int], token_column: int, source: str) -> None:
+        """Pull the token and tag columns out of the rows (after the line loop)."""
+        self.tokens = [r[token_column] for r in self.rows]
+        if "" in self.tokens:
+            i = self.tokens.index("")
+            raise AnnoEvalInputError(f"{where(source, line=self.lines[i])}: empty token")
+        self.columns = {c: _Column(c, self.rows) for c in columns}
+        self.rows = []
+
+
+def _normalise_scheme(scheme: str, source: str) -> str:
+    """The canonical scheme name (case-insensitive, aliases resolved)."""
+    upper = str(scheme).upper()
+    name = ALIASES.get(upper, upper)
+    if name not in ALLOWED:
+        raise AnnoEvalInputError(f"{source}: unknown tagging scheme {scheme!r}; use one of "
+                                 f"auto, IOB1, IOB2, IOE, IOE1, IOE2, IOBES, BILOU")
+    return name
+
+
+def _selector_columns(selectors: Sequence[str], column: int, source: str) -> dict[str, int]:
+    """Tag column of each selector: ``column:N`` -> N, anything else -> ``column``."""
+    out = {}
+    for sel in selectors:
+        if sel.startswith("column:"):
+            try:
+                out[sel] = int(sel[len("column:"):])
+            except ValueError:
+                raise AnnoEvalInputError(f"{source}: bad selector {sel!r}; use column:N with an integer N "
+                                         f"(negative counts from the last column)") from None
+        else:
+            out[sel] = int(column)
+    return out
+
+
+def _looks_like_token(fields: list[str], columns: Sequence[int], token_column: int) -> bool:
+    """Whether a ``#`` line at a sentence head is a token line (its tag columns hold tags)."""
+    n = len(fields)
+    if n < 2:
+        return False
+    for c in columns:
+        if not -n <= c < n or c % n == token_column % n:
+            return False
+        if not _WELL_FORMED.match(fields[c]):
+            return False
+    return True
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while many small lists are created.
+
+    The line loop allocates one list per token line; CPython's generational
+    collector would otherwise rescan them again and again (2-3x slower).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_lines(text: str, source: str, columns: Sequence[int], token_column: int,
+                 sep: str | None) -> _Parsed:
+    """Split a file's lines into tokens, sentences and documents (one pass, plain Python)."""
+    out = _Parsed()
+    rows, lines = out.rows, out.lines
+    n_fields = 0            # column count of the current sentence (0: sentence not started)
+    pending_sent_id = None
+    pending_doc_id = None
+    doc_open = False        # DOCSTART seen and no token yet in this document
+
+    for lineno, line in enumerate(text.split("\n"), 1):
+        fields = line.split(sep) if sep else line.split()
+        if sep:
+            fields = [f.strip() for f in fields]
+            if not any(fields):
+                fields = []
+        if not fields:
+            n_fields = 0
+            continue
+        n = len(fields)
+        if n_fields:
+            if n != n_fields:
+                raise AnnoEvalInputError(
+                    f"{where(source, line=lineno)}: {n} columns, but the sentence's earlier lines have "
+                    f"{n_fields}: {line!r} (check the separator, or a token that contains a space; "
+                    f"pass sep='\\t' for tab-separated files)")
+            if fields[token_column] != DOCSTART:
+                rows.append(fields)
+                lines.append(lineno)
+                continue
+        if line.startswith("#") and not _looks_like_token(fields, columns, token_column):
+            m = _ID_SENT.match(line)
+            if m:
+                pending_sent_id = m.group(1)
+            m = _ID_DOC.match(line)
+            if m and doc_open:
+                pending_doc_id = m.group(1)
+            continue
+        if not -n <= token_column < n:
+            raise AnnoEvalInputError(f"{where(source, line=lineno)}: no token column {token_column} in a "
+                                     f"line of {n} columns: {line!r}")
+        if fields[token_column] == DOCSTART:
+            out.has_docstart = True
+            out.doc_starts.append(len(out.sent_starts))
+            out.doc_ids.append(None)
+            doc_open = True
+            pending_doc_id = None
+            n_fields = 0
+            continue
+        # the first token line of a sentence
+        _check_columns(fields, columns, token_column, source, lineno, line)
+        n_fields = n
+        out.sent_starts.append(len(rows))
+        out.sent_ids.append(pending_sent_id)
+        pending_sent_id = None
+        if doc_open:
+            out.doc_ids[-1] = pending_doc_id
+            doc_open = False
+        rows.append(fields)
+        lines.append(lineno)
+    out.finish(columns, token_column, source)
+    return out
+
+
+def _check_columns(fields: list[str], columns: Sequence[int], token_column: int, source: str,
+                   lineno: int, line: str) -> None:
+    n = len(fields)
+    for c in columns:
+        if not -n <= c < n or c % n == token_column % n:
+            raise AnnoEvalInputError(
+                f"{where(source, line=lineno)}: no tag column {c} in a line of {n} columns "
+                f"(the token is column {token_column}): {line!r}")
+
+
+# ---------------------------------------------------------------------------
+# decoding
+
+
+def _tag_codes(names: dict[str, int], scheme: str, source: str, parsed: _Parsed,
+               col: _Column) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Prefix code and type id of each distinct tag; raise on a tag the scheme does not allow."""
+    allowed = ALLOWED[scheme]
+    prefix = np.zeros(len(names), dtype=np.int8)
+    type_id = np.full(len(names), -1, dtype=INDEX)
+    types: dict[str, int] = {}
+    for tag, tid in names.items():
+        code = _prefix_of(tag)
+        if code == INVALID or code not in allowed:
+            _raise_bad_tag(tag, tid, scheme, source, parsed, col)
+        prefix[tid] = code
+        if code != O:
+            typ = tag[2:]
+            type_id[tid] = types.setdefault(typ, len(types))
+    return prefix, type_id, list(types)
+
+
+def _prefix_of(tag: str) -> int:
+    if tag == "O":
+        return O
+    if len(tag) >= 3 and tag[1] == "-" and tag[0] in PREFIX_CODES and tag[0] != "O":
+        return PREFIX_CODES[tag[0]]
+    return INVALID
+
+
+def _raise_bad_tag(tag: str, tid: int, scheme: str, source: str, parsed: _Parsed, col: _Column) -> None:
+    i = int(np.flatnonzero(col.ids == tid)[0])
+    allowed = "".join(p for p, c in PREFIX_CODES.items() if c in ALLOWED[scheme])
+    raise AnnoEvalInputError(
+        f"{where(source, line=parsed.lines[i])}: tag {tag!r} (column {col.index}) is not allowed by "
+        f"scheme {scheme}: a tag is 'O' or PREFIX-TYPE with PREFIX one of {', '.join(allowed.replace('O', ''))}")
+
+
+def _neighbours(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray,
+                sent_last: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Previous / next prefix and "same type" flags; sentence edges see an ``O``."""
+    prev_p = np.empty_like(prefix)
+    prev_p[1:] = prefix[:-1]
+    prev_p[sent_first] = O
+    next_p = np.empty_like(prefix)
+    next_p[:-1] = prefix[1:]
+    next_p[sent_last] = O
+    same_prev = np.zeros(len(prefix), dtype=np.int8)
+    same_prev[1:] = (types[1:] == types[:-1]) & (types[1:] >= 0)
+    same_prev[sent_first] = 0
+    same_next = np.zeros(len(prefix), dtype=np.int8)
+    same_next[:-1] = same_prev[1:]
+    same_next[sent_last] = 0
+    return prev_p, next_p, same_prev, same_next
+
+
+def decode_conlleval(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray,
+                     sent_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First and last token of every chunk by conlleval.pl's rules, vectorised.
+
+    ``prefix`` holds folded codes (O, B, I, E, S); a chunk starts at token ``i``
+    when ``startOfChunk(prev, cur)`` holds, and ends at ``i`` when
+    ``endOfChunk(cur, next)`` holds (a sentence is closed by an ``O``, as in
+    conlleval.pl and seqeval's ``get_entities``). With valid prefixes every
+    start is matched by the next end, so the two lists pair in order.
+    """
+    if not len(prefix):
+        z = np.zeros(0, dtype=INDEX)
+        return z, z
+    prev_p, next_p, same_prev, same_next = _neighbours(prefix, types, sent_first, sent_last)
+    starts = np.flatnonzero(CONLLEVAL_START[prev_p, prefix, same_prev] & (prefix != O))
+    ends = np.flatnonzero(CONLLEVAL_END[prefix, next_p, same_next] & (prefix != O))
+    if len(starts) != len(ends):  # cannot happen with O/B/I/E/S prefixes; guard the invariant
+        raise AssertionError("conlleval decoding: unmatched chunk boundaries")
+    return starts.astype(INDEX), ends.astype(INDEX)
+
+
+def decode_strict(prefix: np.ndarray, types: np.ndarray, sent_first: np.ndarray,
+                  sent_last: np.ndarray, scheme: str) -> tuple[np.ndarray, np.ndarray]:
+    """First and last token of every entity by seqeval's strict mode.
+
+    Follows ``seqeval.scheme.Tokens.entities``: scanning left to right, a
+    token that ``is_start`` (by the scheme's start patterns, given the previous
+    token) opens a run that goes on while tokens are ``is_inside``; the run is
+    an entity only when the token after it ``is_end``; scanning resumes after
+    the run. ``prefix`` holds unfolded codes (L and U kept).
+    """
+    if not len(prefix):
+        z = np.zeros(0, dtype=INDEX)
+        return z, z
+    tables = SEQEVAL_TABLES[scheme]
+    n = len(prefix)
+    prev_p, _, same_prev, _ = _neighbours(prefix, types, sent_first, sent_last)
+    is_start = tables["start"][prev_p, prefix, same_prev]
+    inside = tables["inside"][prev_p, prefix, same_prev]
+    inside[sent_first] = False  # a sentence's first token continues nothing
+    # a run goes from a start to the next token that is not inside (at the latest,
+    # the first token of the next sentence, which continues nothing)
+    breaks = np.append(np.flatnonzero(~inside), n)
+    cand = np.flatnonzero(is_start)
+    run_end = breaks[np.searchsorted(breaks, cand, side="right")]
+    # a candidate inside an earlier candidate's run is skipped by the scan: it
+    # shares that run's end, so keep the first candidate of each run end
+    _, first = np.unique(run_end, return_index=True)
+    cand, run_end = cand[first], run_end[first]
+    last = run_end - 1
+    # the token after the run (a sentence's closing "O" after its last token) must end it
+    closes_sentence = np.isin(last, sent_last)
+    nxt = np.where(closes_sentence, O, prefix[np.minimum(run_end, n - 1)])
+    same = (~closes_sentence) & (nxt != O) & (types[np.minimum(run_end, n - 1)] == types[last])
+    ok = tables["end"][prefix[last], nxt, same.astype(np.int8)]
+    starts_out, ends_out = cand[ok], last[ok]
+    return starts_out.astype(INDEX), ends_out.astype(INDEX)
+
+
+# ---------------------------------------------------------------------------
+# the reader
+
+
+def read_conll(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
+               features: Sequence[str] | None = None, scheme: str = "auto", strict: bool = False,
+               column: int = -1, sep: str | None = None, token_column: int = 0,
+               encoding: str = "utf-8", **options: Any) -> Corpus:
+    """Read a CoNLL/BIO file into a :class:`Corpus` (see the module docstring).
+
+    ``scheme``: ``auto``, ``IOB1``, ``IOB2``, ``IOE``, ``IOBES`` or ``BILOU``;
+    ``strict``: seqeval's strict decoding (needs an explicit scheme), else
+    conlleval.pl's; ``column``: the tag column of ``ents`` (default the last);
+    ``sep``: column separator (default any whitespace); ``token_column``: the
+    token's column (default 0; 1 for UNER's ``index token tag ...``).
+    ``features`` is accepted for the reader contract; CoNLL tags carry none.
+    Raise :class:`AnnoEvalInputError` naming file and line for an unknown
+    scheme, a tag the scheme does not allow, a line whose column count differs
+    from its sentence's, a missing column, and for a file without tokens.
+    """
+    source = str(path)
+    if options:
+        warnings.warn(f"{source}: the CoNLL reader ignores the options {sorted(options)}", stacklevel=2)
+    scheme = _normalise_scheme(scheme, source)
+    if strict and scheme == "auto":
+        raise AnnoEvalInputError(f"{source}: strict decoding needs an explicit scheme "
+                                 f"(IOB1, IOB2, IOE, IOBES or BILOU), not auto")
+    by_selector = _selector_columns(tuple(selectors) or ("ents",), column, source)
+    columns = list(dict.fromkeys(by_selector.values()))
+    try:
+        text = Path(path).read_text(encoding=encoding)
+    except UnicodeDecodeError as err:
+        raise AnnoEvalInputError(f"{source}: not {encoding} text ({err}); pass encoding=...") from None
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    with _gc_paused():
+        parsed = _parse_lines(text, source, columns, token_column, sep)
+    if not parsed.tokens:
+        raise AnnoEvalInputError(f"{source}: no tokens found (an empty CoNLL file, or only comments)")
+    layout = _Layout(parsed)
+    tables = {c: _decode_column(parsed, parsed.columns[c], layout, scheme, strict, source) for c in columns}
+    doc_ids = _document_ids(parsed, layout, source)
+    return Corpus(doc_ids, layout.texts(parsed.tokens), {sel: tables[c] for sel, c in by_selector.items()},
+                  source, text_lengths=layout.doc_lengths)
+
+
+class _Layout:
+    """Token offsets in their document's text, and the documents' extents."""
+
+    def __init__(self, parsed: _Parsed) -> None:
+        n_tok = len(parsed.tokens)
+        self.sent_first = np.asarray(parsed.sent_starts, dtype=INDEX)
+        self.sent_last = np.append(self.sent_first[1:], n_tok) - 1
+        if parsed.has_docstart:
+            doc_sent = np.asarray(parsed.doc_starts, dtype=INDEX)
+            # sentences before the first DOCSTART form a document of their own
+            if not len(doc_sent) or doc_sent[0] > 0:
+                doc_sent = np.insert(doc_sent, 0, 0)
+                parsed.doc_ids.insert(0, None)
+            # drop documents without sentences
+            n_sent = len(self.sent_first)
+            keep = np.append(doc_sent[1:], n_sent) > doc_sent
+            parsed.doc_ids[:] = [d for d, k in zip(parsed.doc_ids, keep, strict=True) if k]
+            self.doc_first_sent = doc_sent[keep]
+        else:
+            self.doc_first_sent = np.arange(len(self.sent_first), dtype=INDEX)
+        self.doc_first_tok = self.sent_first[self.doc_first_sent]
+        lengths = np.fromiter(map(len, parsed.tokens), dtype=INDEX, count=n_tok)
+        step = lengths + 1                       # one separator (" " or "\n") after each token
+        global_start = np.cumsum(step) - step
+        self.doc_of_tok = np.repeat(np.arange(len(self.doc_first_tok), dtype=INDEX),
+                                    np.diff(np.append(self.doc_first_tok, n_tok)))
+        self.tok_start = global_start - global_start[self.doc_first_tok][self.doc_of_tok]
+        self.tok_end = self.tok_start + lengths
+        doc_last_tok = np.append(self.doc_first_tok[1:], n_tok) - 1
+        self.doc_lengths = self.tok_end[doc_last_tok]
+
+    def texts(self, tokens: list[str]) -> list[str]:
+        """Each document's text: tokens joined by " ", sentences by "\\n"."""
+        bounds = list(self.sent_first) + [len(tokens)]
+        sents = [" ".join(tokens[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        dbounds = list(self.doc_first_sent) + [len(sents)]
+        return ["\n".join(sents[a:b]) for a, b in zip(dbounds[:-1], dbounds[1:], strict=True)]
+
+
+def _decode_column(parsed: _Parsed, col: _Column, layout: _Layout, scheme: str, strict: bool,
+                   source: str) -> SpanTable:
+    """Decode one tag column into a :class:`SpanTable` of character spans."""
+    prefix_of_tag, type_of_tag, labels = _tag_codes(col.names, scheme, source, parsed, col)
+    ids = col.ids
+    prefix = prefix_of_tag[ids]
+    types = type_of_tag[ids]
+    if strict:
+        first, last = decode_strict(prefix, types, layout.sent_first, layout.sent_last, scheme)
+    else:
+        first, last = decode_conlleval(FOLD[prefix], types, layout.sent_first, layout.sent_last)
+    return SpanTable(layout.doc_of_tok[first], layout.tok_start[first], layout.tok_end[last],
+                     types[first], labels)
+
+
+def _document_ids(parsed: _Parsed, layout: _Layout, source: str) -> list[str]:
+    """Ids from ``# sent_id`` / ``# doc_id`` comments when every document has a unique one."""
+    found = parsed.doc_ids if parsed.has_docstart else parsed.sent_ids
+    n = len(layout.doc_first_tok)
+    if len(found) == n and all(found) and len(set(found)) == n:
+        return [str(d) for d in found]
+    if any(found):
+        warnings.warn(f"{source}: document ids from comments are missing or repeated; "
+                      f"using positional ids", stacklevel=3)
+    return [str(i) for i in range(n)]
+
+
+__all__ = ["decode_conlleval", "decode_strict", "read_conll"]
