@@ -223,7 +223,8 @@ def _ents_columns(docs: Sequence[Any], unannotated: bool = False) -> tuple[np.nd
     iob = tok[:, 2].astype(INDEX)
     etype = tok[:, 3]
     doc_of_tok = np.repeat(np.arange(len(docs), dtype=INDEX), sizes)
-    begins = np.flatnonzero(iob == 3)
+    # a B token with no entity type is O for spaCy's Doc.ents
+    begins = np.flatnonzero((iob == 3) & (etype != 0))
     # an entity runs until the next token that is not I (or the end of its doc)
     not_inside = np.flatnonzero(iob != 1)
     nxt = np.searchsorted(not_inside, begins, side="right")

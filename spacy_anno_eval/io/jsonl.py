@@ -1,0 +1,175 @@
+"""Read spaCy / Prodigy JSONL into a :class:`~spacy_anno_eval.annotations.Corpus`.
+
+One JSON object per line (blank lines are skipped), as Prodigy writes
+annotations (https://prodi.gy/docs/api-interfaces#ner_manual) and spaCy's
+JSONL conventions use them (https://spacy.io/api/data-formats)::
+
+    {"text": "Apple buys a UK startup",
+     "spans": [{"start": 0, "end": 5, "label": "ORG"},
+               {"start": 13, "end": 15, "label": "GPE", "kb_id": "Q145"}],
+     "meta": {"id": "doc-1"}, "answer": "accept"}
+
+- ``spans``: character offsets, ``end`` exclusive, and a ``label``; Prodigy's
+  ``token_start`` / ``token_end`` are ignored. Without ``spans``, spaCy's older
+  training format ``"entities": [[start, end, label], ...]`` is read instead;
+  a line with neither has no annotations.
+- Features (only those named in ``features`` are kept): a span's other keys
+  (``kb_id``, ...) and the entries of its ``"features"`` dict, which win.
+- Document id: ``meta["id"]``, else the top-level ``"id"``, else Prodigy's
+  ``"_input_hash"``, else the document's position in the file (``"0"``,
+  ``"1"``, ... counting the documents kept), which is what the DocBin reader
+  and :func:`~spacy_anno_eval.annotations.corpus_from_docs` use too, so
+  files without ids pair by order with any format.
+- Prodigy's ``"answer"``: with ``skip_rejected=True`` (the default), lines
+  whose answer is ``"reject"`` or ``"ignore"`` are left out, because their
+  spans are not a judgement of the text; ``skip_rejected=False`` keeps them.
+
+JSONL has one annotation layer, so the one :class:`SpanTable` is put under
+every requested selector name. Errors raise
+:class:`~spacy_anno_eval.errors.AnnoEvalInputError` naming the file, the line,
+the document and the span: invalid JSON, a line that is not an object, a
+missing or non-string ``text``, a span without integer ``start``/``end`` or
+without a ``label``, and a span with ``start >= end``, ``start < 0`` or
+``end > len(text)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..annotations import INDEX, Corpus, SpanTableBuilder
+from ..errors import AnnoEvalInputError, where
+
+_SPAN_KEYS = {"start", "end", "label", "token_start", "token_end", "features"}
+_SKIPPED_ANSWERS = {"reject", "ignore"}
+
+
+def read_jsonl(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
+               features: Sequence[str] | None = None, skip_rejected: bool = True, encoding: str = "utf-8",
+               **options: Any) -> Corpus:
+    """Read a spaCy / Prodigy JSONL file into a :class:`Corpus` (see the module docstring).
+
+    Other ``options`` are accepted and ignored: one set of reader options
+    goes to both the key and the response reader, which may read other formats.
+    """
+    p = Path(path)
+    source = str(path)
+    wanted = tuple(features) if features else ()
+    builder = SpanTableBuilder()
+    doc_ids: list[str] = []
+    texts: list[str] = []
+    for line_no, record in _records(p, encoding):
+        if skip_rejected and record.get("answer") in _SKIPPED_ANSWERS:
+            continue
+        d = len(texts)
+        doc_id = _doc_id(record, d)
+        text = record.get("text")
+        if not isinstance(text, str):
+            problem = "has no \"text\"" if text is None else f"has a \"text\" of type {type(text).__name__}"
+            raise AnnoEvalInputError(f"{where(source, doc_id, line_no)}: the record {problem}; every line "
+                                     f"needs the document text as a string")
+        for start, end, label, feats in _spans(record, source, line_no, doc_id, len(text), wanted):
+            builder.add(d, start, end, label, feats)
+        doc_ids.append(doc_id)
+        texts.append(text)
+    table = builder.build()
+    lengths = np.fromiter(map(len, texts), dtype=INDEX, count=len(texts))
+    return Corpus(doc_ids, texts, {s: table for s in (tuple(selectors) or ("ents",))}, source,
+                  text_lengths=lengths)
+
+
+def _records(p: Path, encoding: str):
+    """(line number, JSON object) for every non-blank line."""
+    try:
+        handle = p.open(encoding=encoding)
+    except OSError as exc:
+        raise AnnoEvalInputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
+    with handle:
+        try:
+            for line_no, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
+                                             f"{exc.colno}); expected one JSON object per line") from exc
+                if not isinstance(record, dict):
+                    raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: expected a JSON object with "
+                                             f"\"text\" and \"spans\", got {type(record).__name__}")
+                yield line_no, record
+        except UnicodeDecodeError as exc:
+            raise AnnoEvalInputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
+                                     f"pass encoding=...") from exc
+
+
+def _doc_id(record: dict[str, Any], position: int) -> str:
+    meta = record.get("meta")
+    if isinstance(meta, dict) and meta.get("id") is not None:
+        return str(meta["id"])
+    for key in ("id", "_input_hash"):
+        if record.get(key) is not None:
+            return str(record[key])
+    return str(position)
+
+
+def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str, n_chars: int,
+           wanted: tuple[str, ...]):
+    """Validated (start, end, label, features) of a record's ``spans`` or ``entities``."""
+    if record.get("spans") is not None:
+        items, field = record["spans"], "spans"
+    elif record.get("entities") is not None:
+        items, field = record["entities"], "entities"
+    else:
+        return
+    if not isinstance(items, list):
+        raise AnnoEvalInputError(f"{where(source, doc_id, line_no)}: \"{field}\" must be a list, "
+                                 f"got {type(items).__name__}")
+    for i, item in enumerate(items):
+        start, end, label, extra = _span_fields(item, field, i, source, line_no, doc_id)
+        loc = where(source, doc_id, line_no, (start, end))
+        if not 0 <= start < end <= n_chars:
+            raise AnnoEvalInputError(f"{loc}: span out of range for a text of {n_chars} characters (a span needs "
+                                     f"0 <= start < end <= len(text), character offsets, end exclusive)")
+        yield start, end, label, _features(extra, wanted) if wanted else None
+
+
+def _span_fields(item: Any, field: str, i: int, source: str, line_no: int,
+                 doc_id: str) -> tuple[int, int, str, dict[str, Any]]:
+    loc = f"{where(source, doc_id, line_no)}, {field}[{i}]"
+    if isinstance(item, dict):
+        start, end, label = item.get("start"), item.get("end"), item.get("label")
+        extra = item
+    elif isinstance(item, (list, tuple)) and len(item) == 3:
+        (start, end, label), extra = item, {}
+    else:
+        raise AnnoEvalInputError(f"{loc}: expected {{\"start\", \"end\", \"label\"}} or [start, end, label], "
+                                 f"got {json.dumps(item)[:80]}")
+    for name, value in (("start", start), ("end", end)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise AnnoEvalInputError(f"{loc}: \"{name}\" must be an integer character offset, got {value!r}")
+    if not isinstance(label, str) or not label:
+        got = "no label" if label is None or label == "" else f"the label {label!r}"
+        raise AnnoEvalInputError(f"{where(source, doc_id, line_no, (start, end))}: the span has {got}; "
+                                 f"every span needs a non-empty string \"label\"")
+    return start, end, label, extra
+
+
+def _features(extra: dict[str, Any], wanted: tuple[str, ...]) -> dict[str, Any]:
+    nested = extra.get("features") if isinstance(extra.get("features"), dict) else {}
+    out = {}
+    for name in wanted:
+        if name in nested:
+            out[name] = nested[name]
+        elif name in extra and name not in _SPAN_KEYS:
+            out[name] = extra[name]
+    return out
+
+
+__all__ = ["read_jsonl"]
