@@ -25,7 +25,8 @@ def write_jsonl(path: Path, docs: list[dict]) -> Path:
 
 def test_score_writes_the_documented_json_schema(tmp_path: Path) -> None:
     out = tmp_path / "sub" / "report.json"
-    result = runner.invoke(app, ["score", str(DEMO_KEY), str(DEMO_RESPONSE), "--json", str(out)])
+    result = runner.invoke(app, ["score", str(DEMO_KEY), str(DEMO_RESPONSE), "--json", str(out)],
+                           env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     assert set(report) >= {"counts", "micro", "macro_types", "macro_docs", "per_type", "per_doc", "muc", "semeval"}
