@@ -556,3 +556,17 @@ def test_brute_force_helper_sees_all_matchings():
     resps = [(1, 5, "A", {}), (3, 7, "A", {})]
     # 2 keys x 2 responses, all overlapping: 7 matchings (empty, 4 singles, 2 perfect)
     assert len(list(_matchings(keys, resps, None, 0.0, {}))) == 7
+
+
+def test_document_order_equals_lexsort() -> None:
+    """The one-argsort ordering of pairs equals the four-key lexsort it replaces."""
+    from spacy_anno_eval.align.offsets import _document_order
+
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n = int(rng.integers(0, 60))
+        doc, first = rng.integers(0, 4, n), rng.integers(0, 20, n)
+        key_row = np.where(rng.random(n) < 0.7, rng.permutation(n), -1)
+        resp_row = np.where((key_row < 0) | (rng.random(n) < 0.5), rng.permutation(n), -1)
+        expected = np.lexsort((resp_row, key_row, first, doc))
+        assert _document_order(doc, first, key_row, resp_row).tolist() == expected.tolist()

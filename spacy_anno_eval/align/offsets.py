@@ -240,8 +240,26 @@ def _assemble(key: SpanTable, response: SpanTable, labels: list[str], kr: np.nda
     # document order: by doc, then by the first offset of the pair
     first = np.where(key_row >= 0, key.start[np.maximum(key_row, 0)] if len(key) else 0,
                      response.start[np.maximum(resp_row, 0)] if len(response) else 0)
-    order = np.lexsort((resp_row, key_row, first, doc))
+    order = _document_order(doc, first, key_row, resp_row)
     return Alignment(key, response, labels, doc[order], key_row[order], resp_row[order], codes[order])
+
+
+def _document_order(doc: np.ndarray, first: np.ndarray, key_row: np.ndarray, resp_row: np.ndarray) -> np.ndarray:
+    """The permutation that sorts pairs by (doc, first offset, key row, response row).
+
+    Equal to ``np.lexsort((resp_row, key_row, first, doc))`` (a spurious row,
+    key row -1, comes before a keyed row at the same offset); computed as one
+    argsort of a unique int64 code when it fits, which is ~10x faster.
+    """
+    if not len(doc):
+        return np.zeros(0, dtype=INDEX)
+    has_key = (key_row >= 0).astype(INDEX)
+    width = int(max(key_row.max(), resp_row.max())) + 1
+    stride = int(first.max()) + 1
+    if (int(doc.max()) + 1) * stride * 2 * width >= 2**62:
+        return np.lexsort((resp_row, key_row, first, doc))
+    code = ((doc * stride + first) * 2 + has_key) * width + np.where(has_key == 1, key_row, resp_row)
+    return np.argsort(code, kind="stable")
 
 
 # ---------------------------------------------------------------------------
