@@ -26,7 +26,7 @@ def corpus_table(report: dict[str, Any], measures: Sequence[str] = ("strict", "l
     from rich.table import Table
 
     table = Table(title=title, show_lines=False, header_style="bold")
-    table.add_column("Type", style="bold")
+    table.add_column("Type", style="bold", no_wrap=True)
     for name, _ in COUNT_COLUMNS:
         table.add_column(name, justify="right")
     for m in measures:
