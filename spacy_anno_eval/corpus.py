@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .align.offsets import INCORRECT, OVERLAP, SPURIOUS, Alignment
+from .align.offsets import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, Alignment
 from .measures.prf import (
     FIELDS,
     MODES,
@@ -98,7 +98,8 @@ def _rows(table: dict[str, Any]) -> list[dict[str, Any]]:
 class Evaluation:
     """Counts of a key/response comparison: per type, per document, and the pairs.
 
-    ``alignment`` is kept for diffs and reports (``None`` after a merge).
+    ``alignment`` (the pairs) and ``texts`` (the key's document texts) are
+    kept for diffs and reports; both are ``None`` after a merge.
     """
 
     labels: list[str]
@@ -107,13 +108,48 @@ class Evaluation:
     by_doc: np.ndarray
     alignment: Alignment | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    texts: Sequence[str] | None = None
 
     @classmethod
     def from_alignment(cls, alignment: Alignment, doc_ids: Sequence[str],
-                       settings: dict[str, Any] | None = None) -> Evaluation:
+                       settings: dict[str, Any] | None = None,
+                       texts: Sequence[str] | None = None) -> Evaluation:
         by_type = count_pairs(alignment, None, len(alignment.labels))
         by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
-        return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}))
+        return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}),
+                   texts)
+
+    def diff_rows(self) -> list[dict[str, Any]]:
+        """The Annotation Diff (GATE user guide 10.2): one row per pair, in document order.
+
+        Each row: ``doc`` (index), ``doc_id``, ``status`` (correct, partial,
+        incorrect, overlap, missing, spurious; GATE's *mismatch* is incorrect
+        or overlap), and for each side present ``key`` / ``response`` as
+        ``{"start", "end", "label", "text"}`` (``text`` when the texts are
+        known), else ``None``. Read from the alignment, never recomputed.
+        """
+        if self.alignment is None:
+            raise ValueError("this evaluation keeps no pairs (it was merged from shards); diff each shard instead")
+        al = self.alignment
+        rows = []
+        texts = self.texts
+
+        def side(table: Any, row: int, doc: int) -> dict[str, Any] | None:
+            if row < 0:
+                return None
+            start, end = int(table.start[row]), int(table.end[row])
+            out = {"start": start, "end": end, "label": al.labels[int(table.label[row])]}
+            if texts is not None:
+                out["text"] = texts[doc][start:end]
+            if table.features is not None and table.features[row]:
+                out["features"] = dict(table.features[row])
+            return out
+
+        for doc, k, r, status in zip(al.doc.tolist(), al.key_row.tolist(), al.response_row.tolist(),
+                                     al.status.tolist(), strict=True):
+            rows.append({"doc": doc, "doc_id": self.doc_ids[doc], "status": STATUS_NAMES[status],
+                         "key": side(al.key, k, doc), "response": side(al.response, r, doc)})
+        return rows
 
     def merge(self, other: Evaluation) -> Evaluation:
         """The evaluation of both corpora together (documents appended)."""
@@ -123,7 +159,7 @@ class Evaluation:
         for ev in (self, other):
             by_type[[index[n] for n in ev.labels]] += ev.by_type
         return Evaluation(labels, self.doc_ids + other.doc_ids, by_type,
-                          np.concatenate([self.by_doc, other.by_doc]), None, dict(self.settings))
+                          np.concatenate([self.by_doc, other.by_doc]), None, dict(self.settings), None)
 
     @property
     def total(self) -> np.ndarray:

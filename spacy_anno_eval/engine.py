@@ -74,7 +74,7 @@ def check_texts(key: Corpus, response: Corpus, order: np.ndarray) -> None:
                 f"{where(key.source, key.doc_ids[i])}: the key text differs from the response text "
                 f"{'(' + response.source + ')' if response.source else ''} at character {pos} "
                 f"(key {kt[pos:pos + 20]!r} vs response {rt[pos:pos + 20]!r}); character offsets only "
-                f"compare on identical texts (use `anno-eval noisy` for texts that differ)")
+                f"compare on identical texts")
 
 
 def _reorder(table: SpanTable, order: np.ndarray, n: int) -> SpanTable:
@@ -134,4 +134,4 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     settings = {"beta": beta, "zero_division": zero_division, "pairing": pairing, "min_overlap": min_overlap,
                 "key_set": key_set, "response_set": response_set,
                 "types": list(types) if types else None, "features": list(features) if features else None}
-    return Evaluation.from_alignment(alignment, kc.doc_ids, settings)
+    return Evaluation.from_alignment(alignment, kc.doc_ids, settings, kc.texts)

@@ -128,3 +128,14 @@ def test_vectorised_ents_equal_span_objects() -> None:
     got = list(zip(fast.doc.tolist(), fast.start.tolist(), fast.end.tolist(), fast.label_names().tolist(),
                    strict=True))
     assert got == expected
+
+
+def test_diff_rows_list_every_pair_with_its_text() -> None:
+    key = corpus(["Ann met Bob in Rome."], [(0, 0, 3, "PER"), (0, 8, 11, "PER"), (0, 15, 19, "LOC")], ["d"])
+    response = corpus(["Ann met Bob in Rome."], [(0, 0, 7, "PER"), (0, 15, 19, "ORG")], ["d"])
+    rows = evaluate(key, response).diff_rows()
+    assert [r["status"] for r in rows] == ["partial", "missing", "incorrect"]
+    assert rows[0]["key"]["text"] == "Ann" and rows[0]["response"]["text"] == "Ann met"
+    assert rows[1]["response"] is None and rows[1]["key"]["label"] == "PER"
+    assert rows[2]["key"]["label"] == "LOC" and rows[2]["response"]["label"] == "ORG"
+    assert all(r["doc_id"] == "d" for r in rows)
