@@ -36,6 +36,9 @@ setup(
     },
     entry_points={
         "console_scripts": ["anno-eval = spacy_anno_eval.cli:main"],
+        "spacy_factories": [
+            "anno_eval = spacy_anno_eval.component:make_anno_eval",
+        ],
         "spacy_scorers": [
             "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.scorers:make_spans_scorer",
         ],

@@ -103,6 +103,63 @@ def score(
             typer.echo(f"report written to {json_out}", err=True)
 
 
+@app.command()
+def qa(
+    key: Path = typer.Argument(..., help="Key (gold) corpus: a .spacy DocBin, .jsonl, CoNLL file or brat folder."),
+    response: Path = typer.Argument(..., help="Response corpus, same documents and texts as the key."),
+    fmt: str = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's)."),
+    key_set: str = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL)."),
+    response_set: str | None = typer.Option(None, "--response-set", help="Response set; default: --key-set."),
+    types: str | None = typer.Option(None, "--types", help="Comma-separated labels to score (default: all)."),
+    features: str | None = typer.Option(None, "--features", help="Comma-separated significant features."),
+    beta: float = typer.Option(1.0, "--beta", help="F-beta weight of recall."),
+    pairing: str = typer.Option("optimal", "--pairing", help="optimal (default) or gate (GATE's greedy differ)."),
+    measures: str = typer.Option("strict,lenient,average", "--measures",
+                                 help="Comma-separated measures for the tables: strict, lenient, average."),
+    classify: str | None = typer.Option(None, "--classify",
+                                        help="TYPE:FEATURE for the classification tab (kappa, pi, confusion)."),
+    html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report (tables + Annotation Diff)."),
+    md_out: Path | None = typer.Option(None, "--md", help="Write the Markdown report."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the JSON report."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table."),
+) -> None:
+    """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff, as HTML/MD/JSON."""
+    from .engine import evaluate
+    from .errors import AnnoEvalInputError
+
+    chosen = _split(measures) or []
+    bad = [m for m in chosen if m not in ("strict", "lenient", "average")]
+    if bad or not chosen:
+        _fail(f"--measures takes strict, lenient and/or average, got {measures!r}")
+    if pairing not in ("optimal", "gate"):
+        _fail(f"--pairing must be optimal or gate, got {pairing!r}")
+    try:
+        ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, types=_split(types),
+                      features=_split(features), beta=beta, pairing=pairing, fmt=fmt)
+        classification = None
+        if classify:
+            from .classification import classification_table
+
+            type_, _, feature = classify.partition(":")
+            if not type_ or not feature:
+                _fail(f"--classify takes TYPE:FEATURE, got {classify!r}")
+            classification = classification_table(ev, type_, feature)
+        from .report import write_reports
+
+        report = ev.report()
+        paths = {fmt_: p for fmt_, p in (("json", json_out), ("md", md_out), ("html", html_out)) if p is not None}
+        written = write_reports(ev, paths=paths, measures=chosen, classification=classification,
+                                report=report) if paths else {}
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+    if not quiet:
+        from .report.terminal import print_report
+
+        print_report(report, measures=chosen)
+        for name, path in written.items():
+            typer.echo(f"{name} report written to {path}", err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``anno-eval`` console script."""
     app(args=argv if argv is not None else sys.argv[1:], prog_name="anno-eval")
