@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .align.offsets import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, Alignment
+from .annotations import INDEX, SpanTable
 from .measures.prf import (
     FIELDS,
     MODES,
@@ -58,6 +59,88 @@ def count_pairs(alignment: Alignment, group: np.ndarray | None, n_groups: int) -
     flat = np.bincount(idx, minlength=n_groups * N_FIELDS) if len(idx) else np.zeros(n_groups * N_FIELDS)
     return flat.astype(np.int64).reshape(n_groups, N_FIELDS)
 
+
+def count_pairs_by_doc_and_type(alignment: Alignment, n_docs: int) -> np.ndarray:
+    """Raw counts (n_docs, n_labels, N_FIELDS): :func:`count_pairs` by label, per document."""
+    n_labels = len(alignment.labels)
+    status = alignment.status.astype(np.int64)
+    klab, rlab = alignment.key_label(), alignment.response_label()
+    doc = alignment.doc.astype(np.int64)
+    g1 = doc * n_labels + np.where(status == SPURIOUS, rlab, klab)
+    two_sided = (status == INCORRECT) | (status == OVERLAP)
+    g2 = doc[two_sided] * n_labels + rlab[two_sided]
+    idx = np.concatenate([g1 * N_FIELDS + status, g2 * N_FIELDS + status[two_sided] + 4])
+    size = n_docs * n_labels * N_FIELDS
+    flat = np.bincount(idx, minlength=size) if len(idx) else np.zeros(size)
+    return flat.astype(np.int64).reshape(n_docs, n_labels, N_FIELDS)
+
+
+def doc_results(alignment: Alignment, n_docs: int) -> list[dict[str, Any]]:
+    """Split an alignment of ``n_docs`` documents into one compact result per document.
+
+    Each result holds plain Python ints, strings, lists and dicts only (it
+    survives JSON, msgpack and ``Doc.to_bytes``):
+
+    - ``labels``: the labels of this document's annotations, sorted;
+    - ``counts``: one row of raw counts per label (the fields of
+      :data:`spacy_anno_eval.measures.prf.FIELDS`, in that order);
+    - ``key`` / ``response``: ``[start, end, label]`` per annotation, in the
+      tables' (document) order, ``label`` an index into ``labels``;
+    - ``pairs``: ``[key, response, status]`` per pair, in document order:
+      indices into ``key`` / ``response`` (``-1`` where a side is absent) and
+      a status code, an index into
+      :data:`spacy_anno_eval.align.offsets.STATUS_NAMES`.
+
+    Significant features are not kept. :meth:`Evaluation.from_doc_results`
+    puts the results of a corpus back together.
+    """
+    key, response = alignment.key, alignment.response
+    bounds = np.arange(n_docs + 1)
+    kb = np.searchsorted(key.doc, bounds).tolist()
+    rb = np.searchsorted(response.doc, bounds).tolist()
+    pb = np.searchsorted(alignment.doc, bounds).tolist()
+    counts = count_pairs_by_doc_and_type(alignment, n_docs)
+    used = counts.any(axis=2)
+    k_cols = np.stack([key.start, key.end, key.label], axis=1).tolist()
+    r_cols = np.stack([response.start, response.end, response.label], axis=1).tolist()
+    key_row, resp_row, status = alignment.key_row.tolist(), alignment.response_row.tolist(), alignment.status.tolist()
+    labels = alignment.labels
+    out = []
+    for d in range(n_docs):
+        ids = np.flatnonzero(used[d])
+        local = {int(g): i for i, g in enumerate(ids)}
+        k0, r0 = kb[d], rb[d]
+        out.append({
+            "labels": [labels[g] for g in ids],
+            "counts": counts[d, ids].tolist(),
+            "key": [[s, e, local[lab]] for s, e, lab in k_cols[k0:kb[d + 1]]],
+            "response": [[s, e, local[lab]] for s, e, lab in r_cols[r0:rb[d + 1]]],
+            "pairs": [[k - k0 if k >= 0 else -1, r - r0 if r >= 0 else -1, st]
+                      for k, r, st in zip(key_row[pb[d]:pb[d + 1]], resp_row[pb[d]:pb[d + 1]],
+                                          status[pb[d]:pb[d + 1]], strict=True)],
+        })
+    return out
+
+
+def _side_table(results: Sequence[dict[str, Any]], side: str, maps: list[np.ndarray],
+                labels: list[str]) -> tuple[SpanTable, np.ndarray]:
+    """One side of the per-document results as a corpus table, and each document's first row."""
+    rows = [np.asarray(r[side], dtype=INDEX).reshape(-1, 3) for r in results]
+    sizes = np.fromiter((len(x) for x in rows), dtype=INDEX, count=len(rows))
+    first = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(INDEX) if len(rows) else np.zeros(0, INDEX)
+    if not sizes.sum():
+        z = np.zeros(0, dtype=INDEX)
+        return SpanTable(z, z.copy(), z.copy(), z.copy(), labels), first
+    cols = np.concatenate(rows)
+    label = np.concatenate([m[x[:, 2]] for m, x in zip(maps, rows, strict=True) if len(x)])
+    doc = np.repeat(np.arange(len(rows), dtype=INDEX), sizes)
+    return SpanTable(doc, cols[:, 0], cols[:, 1], label, labels), first
+
+
+def _check_doc_result(result: Any, d: int) -> None:
+    if not isinstance(result, dict) or not {"labels", "key", "response", "pairs"} <= set(result):
+        raise ValueError(f"document {d}: not a per-document result (a dict with labels, key, response and "
+                         f"pairs, as doc_results() makes it), got {type(result).__name__}")
 
 _COUNT_KEYS = frozenset(("correct", "partial", "missing", "spurious", "incorrect"))
 
@@ -118,6 +201,43 @@ class Evaluation:
         by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
         return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}),
                    texts)
+
+    @classmethod
+    def from_doc_results(cls, results: Sequence[dict[str, Any]], doc_ids: Sequence[str],
+                         settings: dict[str, Any] | None = None,
+                         texts: Sequence[str] | None = None) -> Evaluation:
+        """Put per-document results (:func:`doc_results`) back together into one evaluation.
+
+        ``results[d]`` is the result of document ``doc_ids[d]`` (whose text is
+        ``texts[d]`` when given). The alignment is rebuilt, so
+        :meth:`diff_rows` works, and every count equals that of aligning the
+        whole corpus at once (pairing never crosses a document).
+        """
+        results = list(results)
+        if len(doc_ids) != len(results):
+            raise ValueError(f"from_doc_results: {len(results)} results but {len(doc_ids)} document ids")
+        if texts is not None and len(texts) != len(results):
+            raise ValueError(f"from_doc_results: {len(results)} results but {len(texts)} texts")
+        for d, r in enumerate(results):
+            _check_doc_result(r, d)
+        labels = sorted({name for r in results for name in r["labels"]})
+        index = {name: i for i, name in enumerate(labels)}
+        maps = [np.array([index[name] for name in r["labels"]], dtype=INDEX) for r in results]
+        key, k_first = _side_table(results, "key", maps, labels)
+        response, r_first = _side_table(results, "response", maps, labels)
+        pairs = [np.asarray(r["pairs"], dtype=INDEX).reshape(-1, 3) for r in results]
+        sizes = np.fromiter((len(p) for p in pairs), dtype=INDEX, count=len(pairs))
+        if sizes.sum():
+            cols = np.concatenate(pairs)
+            doc = np.repeat(np.arange(len(pairs), dtype=INDEX), sizes)
+            key_row = np.where(cols[:, 0] >= 0, cols[:, 0] + k_first[doc], -1)
+            resp_row = np.where(cols[:, 1] >= 0, cols[:, 1] + r_first[doc], -1)
+            status = cols[:, 2].astype(np.int8)
+        else:
+            doc = key_row = resp_row = np.zeros(0, dtype=INDEX)
+            status = np.zeros(0, dtype=np.int8)
+        alignment = Alignment(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
+        return cls.from_alignment(alignment, doc_ids, settings, texts)
 
     def diff_rows(self) -> list[dict[str, Any]]:
         """The Annotation Diff (GATE user guide 10.2): one row per pair, in document order.

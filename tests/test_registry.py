@@ -59,8 +59,13 @@ CHILD = textwrap.dedent(
     heavy = json.loads(sys.argv[2])
     out = {"preloaded": "spacy_anno_eval" in sys.modules,
            "heavy_before": [m for m in heavy if m in sys.modules], "resolved": {}}
-    for group, (attr, names) in groups.items():
+    # factories last: spaCy loads `spacy_factories` entry points when a Language is created
+    # (registry._entry_point_factories), not on registry.factories.get; every other group first,
+    # so that e.g. registry.scorers.get is shown to work with nothing but `import spacy`
+    for group, (attr, names) in sorted(groups.items(), key=lambda item: item[1][0] == "factories"):
         registry = getattr(spacy.registry, attr)
+        if attr == "factories":
+            spacy.blank("xx")
         for name in names:
             func = registry.get(name)
             out["resolved"][name] = [callable(func), getattr(func, "__module__", "")]
