@@ -1,0 +1,98 @@
+"""The report as flat rows (pandas-free), and formatting shared by the renderers.
+
+:func:`to_rows` flattens the report dict of :meth:`Evaluation.report` into one
+row per type, one per document and three summary rows (``micro``,
+``macro_types``, ``macro_docs``): the tables of GATE's Corpus QA (user guide
+10.3.3 and 10.3.4) as plain dicts. Figures are copied from the report, never
+recomputed. :func:`to_dataframe` builds a pandas DataFrame from the same rows
+when pandas is installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+MEASURES = ("strict", "lenient", "average")
+COUNT_FIELDS = ("correct", "partial", "missing", "spurious", "incorrect")
+SUMMARY_NAMES = ("micro", "macro_types", "macro_docs")
+
+# GATE's column names (user guide 10.3.3): Match = correct, Only A = missing,
+# Only B = spurious, Overlap = partial.
+COUNT_COLUMNS = (("Match", "correct"), ("Only key", "missing"), ("Only response", "spurious"),
+                 ("Overlap", "partial"))
+SUMMARY_LABELS = {"micro": "micro", "macro_types": "macro (types)", "macro_docs": "macro (docs)"}
+
+
+def check_measures(measures: Sequence[str]) -> tuple[str, ...]:
+    """Validate a sequence of measure names (strict, lenient, average)."""
+    if isinstance(measures, str):
+        measures = [measures]
+    measures = tuple(measures)
+    bad = [m for m in measures if m not in MEASURES]
+    if bad or not measures:
+        raise ValueError(f"measures must be among {', '.join(MEASURES)}, got {list(measures)!r}")
+    return measures
+
+
+def pct(value: Any) -> str:
+    """A fraction in [0, 1] as a percentage with two decimals (``0.6744`` -> ``"67.44"``)."""
+    if value is None:
+        return ""
+    return f"{100 * float(value):.2f}"
+
+
+def figure(value: Any, digits: int = 4) -> str:
+    """A coefficient (kappa, pi, agreement) with ``digits`` decimals; ``n/a`` for None / NaN."""
+    if value is None:
+        return "n/a"
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if v != v:  # NaN
+        return "n/a"
+    return f"{v:.{digits}f}"
+
+
+def _row(scope: str, name: str, counts: dict[str, Any] | None, entry: dict[str, Any],
+         measures: Sequence[str]) -> dict[str, Any]:
+    row: dict[str, Any] = {"scope": scope, "name": name}
+    for c in COUNT_FIELDS:
+        row[c] = None if counts is None else counts.get(c)
+    for m in measures:
+        for k in "prf":
+            row[f"{m}_{k}"] = entry[m][k]
+    return row
+
+
+def to_rows(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> list[dict[str, Any]]:
+    """The report as flat rows: per type (sorted), per document (report order), then the summaries.
+
+    Columns: ``scope`` (``"type"``, ``"doc"`` or ``"summary"``), ``name`` (the
+    type, the document id, or ``micro`` / ``macro_types`` / ``macro_docs``),
+    the counts ``correct``, ``partial``, ``missing``, ``spurious``,
+    ``incorrect`` (``None`` for the macro rows, which have no counts), and
+    ``{measure}_{p,r,f}`` for each measure (fractions in [0, 1], as in the
+    report). Document rows are absent when the report was made without them.
+    """
+    measures = check_measures(measures)
+    rows = [_row("type", label, entry["counts"], entry, measures)
+            for label, entry in sorted(report["per_type"].items())]
+    rows += [_row("doc", str(entry["id"]), entry["counts"], entry, measures) for entry in report.get("per_doc", [])]
+    rows.append(_row("summary", "micro", report["counts"], report["micro"], measures))
+    rows.append(_row("summary", "macro_types", None, report["macro_types"], measures))
+    rows.append(_row("summary", "macro_docs", None, report["macro_docs"], measures))
+    return rows
+
+
+def to_dataframe(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> Any:
+    """The rows of :func:`to_rows` as a ``pandas.DataFrame`` (pandas is an optional dependency)."""
+    try:
+        import pandas as pd
+    except ImportError as err:
+        raise ImportError("to_dataframe needs pandas: pip install pandas (or use to_rows(), which needs "
+                          "nothing)") from err
+    rows = to_rows(report, measures)
+    columns = list(rows[0]) if rows else None
+    return pd.DataFrame.from_records(rows, columns=columns)
