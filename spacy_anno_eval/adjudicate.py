@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -357,36 +356,9 @@ def write_docbin(docs: Iterable[Any], path: str | os.PathLike) -> Path:
     """
     from spacy.tokens import DocBin
 
-    path = Path(path)
-    data = DocBin(store_user_data=True, docs=docs).to_bytes()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        # mkstemp creates the file private (0600); give it the mode a plain open() would
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    from .atomic import write_bytes
 
-
-def _umask() -> int:
-    """The process's file creation mask (read from /proc where possible, which changes nothing)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    return write_bytes(path, DocBin(store_user_data=True, docs=docs).to_bytes())
 
 
 def _unresolved(evaluation: Any, result: _Result, accept_agreed: bool) -> int:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -336,16 +335,7 @@ class Evaluation:
 
 
 def write_json(data: Any, path: str | os.PathLike) -> Path:
-    """Write ``data`` as JSON atomically (temporary file + rename): never a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf8") as f:
-            json.dump(data, f, indent=2, ensure_ascii=False)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    """Write ``data`` as JSON atomically (:mod:`spacy_anno_eval.atomic`): never a half-written file."""
+    from .atomic import write_text
+
+    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

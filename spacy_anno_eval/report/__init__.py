@@ -8,7 +8,6 @@ atomically (a temporary file in the target folder, then :func:`os.replace`).
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,17 +21,9 @@ FORMATS = {"json": "report.json", "md": "report.md", "html": "report.html"}
 
 def write_text(text: str, path: str | os.PathLike) -> Path:
     """Write ``text`` (UTF-8) atomically: a temporary file beside ``path``, then a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    from ..atomic import write_text as _write
+
+    return _write(path, text)
 
 
 def _check_formats(formats: Sequence[str], where: str) -> None:
