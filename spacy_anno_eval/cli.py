@@ -117,7 +117,8 @@ def qa(
     measures: str = typer.Option("strict,lenient,average", "--measures",
                                  help="Comma-separated measures for the tables: strict, lenient, average."),
     classify: str | None = typer.Option(None, "--classify",
-                                        help="TYPE:FEATURE for the classification tab (kappa, pi, confusion)."),
+                                        help="TYPE:FEATURE for the classification tab (kappa, pi, confusion); "
+                                             "FEATURE 'label' uses the labels, any other needs --features FEATURE."),
     html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report (tables + Annotation Diff)."),
     md_out: Path | None = typer.Option(None, "--md", help="Write the Markdown report."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the JSON report."),
@@ -158,6 +159,33 @@ def qa(
         print_report(report, measures=chosen)
         for name, path in written.items():
             typer.echo(f"{name} report written to {path}", err=True)
+
+
+@app.command()
+def adjudicate(
+    key: Path = typer.Argument(..., help="First annotation set (e.g. annotator A)."),
+    response: Path = typer.Argument(..., help="Second annotation set (e.g. annotator B), same documents and texts."),
+    out: Path = typer.Option(..., "--out", "-o", help="The gold DocBin (.spacy) to write."),
+    choices: Path | None = typer.Option(None, "--choices", help="JSONL of decisions: one "
+                                        '{"doc", "side": "key"|"response"|"none", "start", "end", "label"} a line.'),
+    fmt: str = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's)."),
+    key_set: str = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL)."),
+    response_set: str | None = typer.Option(None, "--response-set", help="Response set; default: --key-set."),
+    target: str = typer.Option("gold", "--target", help="Span group of the gold Docs (doc.spans[TARGET])."),
+    agreed: bool = typer.Option(True, "--agreed/--no-agreed", help="Accept every annotation both sides agree on."),
+) -> None:
+    """Build a gold set from two annotation sets (GATE's adjudication): agreed rows, then your choices."""
+    from .adjudicate import adjudicate_files
+    from .errors import AnnoEvalInputError
+
+    try:
+        summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
+                                   target=target, fmt=fmt, accept_agreed=agreed)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+    typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
+               f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
+               f"{summary['unresolved']} rows left undecided")
 
 
 def main(argv: list[str] | None = None) -> None:

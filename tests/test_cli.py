@@ -100,3 +100,52 @@ def test_python_dash_m_runs_the_same_program(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out.read_text())
     assert report["micro"]["strict"]["f"] == 1.0 and report["counts"]["missing"] == 0
+
+
+def test_qa_writes_html_markdown_and_json(tmp_path: Path) -> None:
+    html, md, js = tmp_path / "qa.html", tmp_path / "qa.md", tmp_path / "qa.json"
+    result = runner.invoke(app, ["qa", str(DEMO_KEY), str(DEMO_RESPONSE), "--html", str(html), "--md", str(md),
+                                 "--json", str(js), "--measures", "strict,lenient", "--classify", "ORG:label", "-q"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(js.read_text())
+    assert report["counts"]["incorrect"] == 4
+    page = html.read_text(encoding="utf8")
+    assert "Annotation Diff" in page and "Classification" in page
+    assert f"{100 * report['micro']['strict']['f']:.2f}" in md.read_text(encoding="utf8")
+
+
+@pytest.mark.parametrize("extra", [["--measures", "loose"], ["--classify", "ORG"], ["--classify", "NOPE:label"]])
+def test_qa_bad_options_exit_2(tmp_path: Path, extra: list[str]) -> None:
+    result = runner.invoke(app, ["qa", str(DEMO_KEY), str(DEMO_RESPONSE), "--json", str(tmp_path / "r.json"),
+                                 *extra])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("anno-eval: error:")
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_adjudicate_writes_agreed_and_chosen_annotations(tmp_path: Path) -> None:
+    from spacy_anno_eval.io import read_corpus
+
+    choices = write_jsonl(tmp_path / "choices.jsonl", [
+        {"doc": "d01", "side": "key", "start": 59, "end": 76, "label": "MISC"},      # Analytical Engine
+        {"doc": "d02", "side": "response", "start": 60, "end": 67, "label": "MISC"},  # Tuesday
+    ])
+    out = tmp_path / "gold.spacy"
+    result = runner.invoke(app, ["adjudicate", str(DEMO_KEY), str(DEMO_RESPONSE), "--out", str(out),
+                                 "--choices", str(choices)])
+    assert result.exit_code == 0, result.output
+    assert "31 gold annotations (29 agreed, 2 chosen" in result.output
+    gold = read_corpus(out, selectors=["spans:gold"]).sets["spans:gold"]
+    assert len(gold) == 31
+    assert {"MISC"} <= set(gold.labels)
+
+
+def test_adjudicate_bad_choice_names_the_line(tmp_path: Path) -> None:
+    choices = write_jsonl(tmp_path / "choices.jsonl", [
+        {"doc": "d01", "side": "key", "start": 0, "end": 12, "label": "PER"},
+        {"doc": "d01", "side": "key", "start": 1, "end": 5, "label": "PER"},
+    ])
+    result = runner.invoke(app, ["adjudicate", str(DEMO_KEY), str(DEMO_RESPONSE), "--out",
+                                 str(tmp_path / "g.spacy"), "--choices", str(choices)])
+    assert result.exit_code == 2
+    assert "line 2" in result.stderr and not (tmp_path / "g.spacy").exists()
