@@ -27,6 +27,16 @@ app = typer.Typer(
 FORMATS = ("auto", "docbin", "jsonl", "conll", "brat")
 EXIT_BAD_INPUT = 2
 
+# options shared by several commands (typer allows one OptionInfo as the default of many parameters)
+KEY_ARG = typer.Argument(..., help="Key (gold) corpus: a .spacy DocBin, .jsonl, CoNLL file or brat folder.")
+FORMAT_OPT = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's).")
+KEY_SET_OPT = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL).")
+RESPONSE_SET_OPT = typer.Option(None, "--response-set", help="Response set; default: --key-set.")
+TYPES_OPT = typer.Option(None, "--types", help="Comma-separated labels to score (default: all).")
+FEATURES_OPT = typer.Option(None, "--features", help="Comma-separated significant features.")
+BETA_OPT = typer.Option(1.0, "--beta", help="F-beta weight of recall.")
+PAIRING_OPT = typer.Option("optimal", "--pairing", help="optimal (default) or gate (GATE's greedy differ).")
+
 
 def _split(value: str | None) -> list[str] | None:
     """``"A,B"`` -> ``["A", "B"]``; empty or None -> None."""
@@ -57,15 +67,15 @@ def main_callback(
 
 @app.command()
 def score(
-    key: Path = typer.Argument(..., help="Key (gold) corpus: a .spacy DocBin, .jsonl, CoNLL file or brat folder."),
+    key: Path = KEY_ARG,
     response: Path = typer.Argument(..., help="Response (system) corpus, same documents and texts as the key."),
-    fmt: str = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's)."),
-    key_set: str = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL)."),
-    response_set: str | None = typer.Option(None, "--response-set", help="Response set; default: --key-set."),
-    types: str | None = typer.Option(None, "--types", help="Comma-separated labels to score (default: all)."),
-    features: str | None = typer.Option(None, "--features", help="Comma-separated significant features."),
-    beta: float = typer.Option(1.0, "--beta", help="F-beta weight of recall."),
-    pairing: str = typer.Option("optimal", "--pairing", help="optimal (default) or gate (GATE's greedy differ)."),
+    fmt: str = FORMAT_OPT,
+    key_set: str = KEY_SET_OPT,
+    response_set: str | None = RESPONSE_SET_OPT,
+    types: str | None = TYPES_OPT,
+    features: str | None = FEATURES_OPT,
+    beta: float = BETA_OPT,
+    pairing: str = PAIRING_OPT,
     min_overlap: float = typer.Option(0.0, "--min-overlap",
                                       help="Least overlap (% of the key's length) for a partial match."),
     zero_division: float = typer.Option(0.0, "--zero-division", help="Value of 0/0 ratios, in [0, 1]."),
@@ -105,15 +115,15 @@ def score(
 
 @app.command()
 def qa(
-    key: Path = typer.Argument(..., help="Key (gold) corpus: a .spacy DocBin, .jsonl, CoNLL file or brat folder."),
+    key: Path = KEY_ARG,
     response: Path = typer.Argument(..., help="Response corpus, same documents and texts as the key."),
-    fmt: str = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's)."),
-    key_set: str = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL)."),
-    response_set: str | None = typer.Option(None, "--response-set", help="Response set; default: --key-set."),
-    types: str | None = typer.Option(None, "--types", help="Comma-separated labels to score (default: all)."),
-    features: str | None = typer.Option(None, "--features", help="Comma-separated significant features."),
-    beta: float = typer.Option(1.0, "--beta", help="F-beta weight of recall."),
-    pairing: str = typer.Option("optimal", "--pairing", help="optimal (default) or gate (GATE's greedy differ)."),
+    fmt: str = FORMAT_OPT,
+    key_set: str = KEY_SET_OPT,
+    response_set: str | None = RESPONSE_SET_OPT,
+    types: str | None = TYPES_OPT,
+    features: str | None = FEATURES_OPT,
+    beta: float = BETA_OPT,
+    pairing: str = PAIRING_OPT,
     measures: str = typer.Option("strict,lenient,average", "--measures",
                                  help="Comma-separated measures for the tables: strict, lenient, average."),
     classify: str | None = typer.Option(None, "--classify",
@@ -168,9 +178,9 @@ def adjudicate(
     out: Path = typer.Option(..., "--out", "-o", help="The gold DocBin (.spacy) to write."),
     choices: Path | None = typer.Option(None, "--choices", help="JSONL of decisions: one "
                                         '{"doc", "side": "key"|"response"|"none", "start", "end", "label"} a line.'),
-    fmt: str = typer.Option("auto", "--format", "-f", help=f"Input format: {', '.join(FORMATS)} (or a plugin's)."),
-    key_set: str = typer.Option("ents", "--key-set", help="Key annotation set: ents, spans:NAME, column:N (CoNLL)."),
-    response_set: str | None = typer.Option(None, "--response-set", help="Response set; default: --key-set."),
+    fmt: str = FORMAT_OPT,
+    key_set: str = KEY_SET_OPT,
+    response_set: str | None = RESPONSE_SET_OPT,
     target: str = typer.Option("gold", "--target", help="Span group of the gold Docs (doc.spans[TARGET])."),
     agreed: bool = typer.Option(True, "--agreed/--no-agreed", help="Accept every annotation both sides agree on."),
 ) -> None:
