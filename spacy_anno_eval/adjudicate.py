@@ -35,7 +35,6 @@ adjudicate`` command).
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -107,23 +106,11 @@ def read_choices(path: str | os.PathLike) -> list[Choice]:
     """
     p = Path(path)
     source = str(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise AnnoEvalInputError(f"{p}: no such choices file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnnoEvalInputError(f"{p}: cannot read the choices file ({exc})") from exc
-    out = []
-    for line_no, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise AnnoEvalInputError(f"{where(source, line=line_no)}: invalid JSON ({exc.msg} at column "
-                                     f"{exc.colno}); write one JSON object per line") from None
-        out.append(Choice.from_dict(record, line_no, source))
-    return out
+    if not p.is_file():
+        raise AnnoEvalInputError(f"{p}: no such choices file")
+    from .io.jsonl import json_lines
+
+    return [Choice.from_dict(record, line_no, source) for line_no, record in json_lines(p)]
 
 
 # ---------------------------------------------------------------------------

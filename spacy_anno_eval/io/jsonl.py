@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,8 +84,12 @@ def read_jsonl(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
                   text_lengths=lengths)
 
 
-def _records(p: Path, encoding: str):
-    """(line number, JSON object) for every non-blank line."""
+def json_lines(p: Path, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON value) for every non-blank line of a JSONL file.
+
+    Raise :class:`AnnoEvalInputError` naming the file (and line) for an
+    unreadable file, invalid JSON or text that is not in ``encoding``.
+    """
     try:
         handle = p.open(encoding=encoding)
     except OSError as exc:
@@ -96,17 +100,23 @@ def _records(p: Path, encoding: str):
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    value = json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
                                              f"{exc.colno}); expected one JSON object per line") from exc
-                if not isinstance(record, dict):
-                    raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: expected a JSON object with "
-                                             f"\"text\" and \"spans\", got {type(record).__name__}")
-                yield line_no, record
+                yield line_no, value
         except UnicodeDecodeError as exc:
             raise AnnoEvalInputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
                                      f"pass encoding=...") from exc
+
+
+def _records(p: Path, encoding: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, JSON object) for every non-blank line."""
+    for line_no, record in json_lines(p, encoding):
+        if not isinstance(record, dict):
+            raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: expected a JSON object with "
+                                     f"\"text\" and \"spans\", got {type(record).__name__}")
+        yield line_no, record
 
 
 def _doc_id(record: dict[str, Any], position: int) -> str:
