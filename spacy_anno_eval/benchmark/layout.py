@@ -1,0 +1,169 @@
+"""The benchmark folder: ``clean/``, ``marked/``, ``processed/`` (GATE user guide 10.4.1).
+
+- ``clean/``: the documents without the annotations in question. Either
+  ``.txt`` files (one document each, its id the file name without ``.txt``),
+  DocBin files (``.spacy``: tokens kept, annotations dropped, ids from
+  ``doc.user_data["doc_id"]`` or the position) or one JSONL file of texts
+  (``text`` and ``meta.id``; spans ignored).
+- ``marked/``: the gold annotations, in any format the readers know: a folder
+  of brat ``.ann`` files, DocBin files, or one JSONL / CoNLL file.
+- ``processed/``: one folder per stored baseline (:mod:`.store`).
+
+The *corpus hash* identifies the texts, not their file names or order: the
+SHA-256 of the sorted SHA-256 digests of the document texts. A baseline made
+from ``clean/`` and the gold in ``marked/`` must have the same hash, or their
+character offsets do not compare.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import AnnoEvalInputError
+
+CLEAN, MARKED, PROCESSED = "clean", "marked", "processed"
+TEXT_SUFFIXES = (".txt",)
+
+
+@dataclass(frozen=True)
+class BenchmarkDir:
+    """A benchmark folder and its three parts."""
+
+    root: Path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, need: Iterable[str] = ()) -> BenchmarkDir:
+        """The benchmark folder ``path``; raise when it or one of the parts in ``need`` is missing."""
+        root = Path(path)
+        if not root.is_dir():
+            raise AnnoEvalInputError(f"{root}: no such benchmark folder (it should hold clean/, marked/ and "
+                                     f"processed/)")
+        bench = cls(root)
+        for part in need:
+            if not (root / part).is_dir():
+                raise AnnoEvalInputError(f"{root / part}: missing; a benchmark folder holds clean/ (texts), "
+                                         f"marked/ (gold) and processed/ (stored results)")
+        return bench
+
+    @property
+    def clean(self) -> Path:
+        return self.root / CLEAN
+
+    @property
+    def marked(self) -> Path:
+        return self.root / MARKED
+
+    @property
+    def processed(self) -> Path:
+        return self.root / PROCESSED
+
+    def marked_source(self) -> tuple[Path, str]:
+        """The gold corpus in ``marked/`` and its reader format (brat, docbin, or one file's)."""
+        folder = self.marked
+        if not folder.is_dir():
+            raise AnnoEvalInputError(f"{folder}: missing; put the gold annotations there")
+        if any(folder.glob("*.ann")):
+            return folder, "brat"
+        if any(folder.glob("*.spacy")):
+            return folder, "docbin"
+        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        if len(files) == 1:
+            return files[0], "auto"
+        names = ", ".join(p.name for p in files[:5]) or "nothing"
+        raise AnnoEvalInputError(f"{folder}: cannot tell which gold corpus to read (found {names}); marked/ "
+                                 f"holds brat .ann files, DocBin .spacy files, or exactly one JSONL/CoNLL file")
+
+
+@dataclass
+class CleanDocument:
+    """One document of ``clean/``: its id, its text, and its words when a DocBin fixed them."""
+
+    doc_id: str
+    text: str
+    words: list[str] | None = None
+    spaces: list[bool] | None = None
+
+
+def clean_documents(folder: str | os.PathLike, vocab: Any = None) -> list[CleanDocument]:
+    """The documents of ``clean/`` (see the module docstring), in a stable order.
+
+    ``folder`` may also be one such file (a ``.txt``, ``.spacy`` or ``.jsonl``).
+    """
+    folder = Path(folder)
+    if folder.is_file():
+        files = [folder]
+    elif folder.is_dir():
+        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    else:
+        raise AnnoEvalInputError(f"{folder}: missing; put the texts to annotate there")
+    docbins = [p for p in files if p.suffix == ".spacy"]
+    texts = [p for p in files if p.suffix in TEXT_SUFFIXES]
+    jsonl = [p for p in files if p.suffix == ".jsonl"]
+    kinds = [k for k, found in (("DocBin", docbins), (".txt", texts), ("JSONL", jsonl)) if found]
+    if len(kinds) != 1:
+        what = " and ".join(kinds) if kinds else "no .txt, .spacy or .jsonl file"
+        raise AnnoEvalInputError(f"{folder}: found {what}; clean/ holds one kind of input: .txt files, "
+                                 f"DocBin files or one JSONL file")
+    if docbins:
+        docs = list(_docbin_documents(docbins, vocab))
+    elif texts:
+        docs = [CleanDocument(p.name[: -len(p.suffix)], _read_text(p)) for p in texts]
+    else:
+        if len(jsonl) > 1:
+            raise AnnoEvalInputError(f"{folder}: {len(jsonl)} JSONL files; put the texts in one")
+        docs = list(_jsonl_documents(jsonl[0]))
+    if not docs:
+        raise AnnoEvalInputError(f"{folder}: no documents")
+    seen: set[str] = set()
+    for d in docs:
+        if d.doc_id in seen:
+            raise AnnoEvalInputError(f"{folder}: document id {d.doc_id!r} occurs twice; ids must be unique")
+        seen.add(d.doc_id)
+    return docs
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise AnnoEvalInputError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from err
+
+
+def _docbin_documents(files: list[Path], vocab: Any) -> Iterator[CleanDocument]:
+    from spacy.tokens import DocBin
+    from spacy.vocab import Vocab
+
+    vocab = vocab if vocab is not None else Vocab()
+    position = 0
+    for f in files:
+        try:
+            docs = DocBin().from_disk(f).get_docs(vocab)
+            for doc in docs:
+                doc_id = str(doc.user_data.get("doc_id", position))
+                yield CleanDocument(doc_id, doc.text, [t.text for t in doc], [bool(t.whitespace_) for t in doc])
+                position += 1
+        except (ValueError, KeyError, OSError) as err:
+            raise AnnoEvalInputError(f"{f}: not a readable DocBin ({err})") from err
+
+
+def _jsonl_documents(path: Path) -> Iterator[CleanDocument]:
+    from ..io.jsonl import json_lines
+
+    for position, (line_no, record) in enumerate(json_lines(path)):
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            raise AnnoEvalInputError(f"{path}, line {line_no}: a JSON object with a string 'text' is needed")
+        meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
+        doc_id = meta.get("id", record.get("id", position))
+        yield CleanDocument(str(doc_id), record["text"])
+
+
+def corpus_hash(texts: Iterable[str]) -> str:
+    """SHA-256 over the sorted SHA-256 digests of ``texts`` (order and names do not matter)."""
+    digests = sorted(hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts)
+    return hashlib.sha256(json.dumps(digests).encode("ascii")).hexdigest()
