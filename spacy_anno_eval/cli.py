@@ -198,6 +198,123 @@ def adjudicate(
                f"{summary['unresolved']} rows left undecided")
 
 
+
+@app.command()
+def benchmark(
+    mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),
+    directory: Path = typer.Argument(..., help="Benchmark folder holding clean/, marked/ and processed/."),
+    model: str | None = typer.Option(None, "--model", "-m", help="Pipeline to run (a path or a package name)."),
+    name: str | None = typer.Option(None, "--name", help="Baseline to store under / compare with (default: the "
+                                                         "model's name and version; newest when comparing)."),
+    against: str | None = typer.Option(None, "--against", help="default mode: compare the baseline with this "
+                                                               "stored baseline instead of running --model."),
+    predictions: Path | None = typer.Option(None, "--predictions", help="store: import results from this file "
+                                                                         "(any input format) instead of running "
+                                                                         "a model; needs --name."),
+    predictions_format: str = typer.Option("auto", "--predictions-format", help="Format of --predictions."),
+    force: bool = typer.Option(False, "--force", help="store: replace a baseline of the same name."),
+    config: Path | None = typer.Option(None, "--config", "-c", help="Settings file ([benchmark] section); "
+                                                                    "default: DIRECTORY/benchmark.cfg if present."),
+    threshold: float | None = typer.Option(None, "--threshold", help="verbose: list annotations of per-type "
+                                                                     "figures below this."),
+    key_set: str | None = typer.Option(None, "--key-set", help="Gold annotation set in marked/ (ents, spans:NAME)."),
+    response_set: str | None = typer.Option(None, "--response-set", help="Set the pipeline writes."),
+    types: str | None = TYPES_OPT,
+    features: str | None = FEATURES_OPT,
+    measures: str | None = typer.Option(None, "--measures", help="Comma-separated: strict, lenient, average."),
+    beta: float | None = typer.Option(None, "--beta", help="F-beta weight of recall."),
+    max_drop: float | None = typer.Option(None, "--max-drop", help="Least drop (fraction, 0.01 = 1 point) that "
+                                                                   "counts as a regression."),
+    gate: str | None = typer.Option(None, "--gate", help="Figures that gate CI: comma-separated p, r, f."),
+    n_samples: int | None = typer.Option(None, "--samples", help="Bootstrap / randomization samples."),
+    confidence: float | None = typer.Option(None, "--confidence", help="Confidence of the bootstrap interval."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the resampling."),
+    pairing: str | None = typer.Option(None, "--pairing", help="optimal or gate."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List annotations of figures below --threshold."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the full result as JSON."),
+    html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report."),
+    md_out: Path | None = typer.Option(None, "--md", help="Write the Markdown report."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No tables, no progress bar."),
+) -> None:
+    """GATE's Corpus Benchmark Tool: store a version's results, score versions, gate CI on regressions.
+
+    Exit code 0: no regression; 1: the default mode found a regression; 2: bad input.
+    """
+    from .benchmark.run import run_benchmark
+    from .benchmark.settings import load_settings
+    from .errors import AnnoEvalInputError
+
+    try:
+        cfg = config if config is not None else (directory / "benchmark.cfg" if (directory / "benchmark.cfg")
+                                                 .is_file() else None)
+        settings = load_settings(cfg, threshold=threshold, key_set=key_set, response_set=response_set,
+                                 types=_split(types), features=_split(features), measures=_split(measures),
+                                 beta=beta, max_drop=max_drop, gate=_split(gate), n_samples=n_samples,
+                                 confidence=confidence, seed=seed, pairing=pairing)
+        result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
+                               predictions=predictions, predictions_format=predictions_format, force=force,
+                               verbose=verbose, quiet=quiet)
+        written = _write_benchmark(result, json_out, html_out, md_out)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+    if not quiet:
+        _print_benchmark(result.report)
+        for what, path in written.items():
+            typer.echo(f"{what} written to {path}", err=True)
+    raise typer.Exit(result.exit_code)
+
+
+def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,
+                     md_out: Path | None) -> dict[str, Path]:
+    """Write the benchmark result: the whole of it as JSON, the comparison (or the one evaluation) as HTML/MD."""
+    from .atomic import write_text
+    from .corpus import write_json
+
+    written: dict[str, Path] = {}
+    report = result.report
+    if json_out is not None:
+        written["JSON report"] = write_json(report, json_out)
+    if html_out is None and md_out is None:
+        return written
+    if "comparison" in report:
+        from .report.benchmark import render_benchmark_html, render_benchmark_markdown
+
+        if html_out is not None:
+            written["HTML report"] = write_text(html_out, render_benchmark_html(report))
+        if md_out is not None:
+            written["Markdown report"] = write_text(md_out, render_benchmark_markdown(report))
+    elif result.evaluations:
+        from .report import write_reports
+
+        (scope, ev), = result.evaluations.items()
+        paths = {f: p for f, p in (("html", html_out), ("md", md_out)) if p is not None}
+        files = write_reports(ev, paths=paths, report=report[scope]["report"],
+                              measures=report["settings"]["measures"],
+                              title=f"Benchmark {report['mode']}: {report[scope]['name']}")
+        written.update({f"{k} report": v for k, v in files.items()})
+    return written
+
+
+def _print_benchmark(report: dict[str, Any]) -> None:
+    from .report.terminal import print_below_threshold, print_report
+
+    if report["mode"] == "store":
+        b = report["baseline"]
+        typer.echo(f"stored baseline {b['name']!r}: {b['n_docs']} documents, {b.get('n_entities', 0)} entities "
+                   f"-> {report['path']}")
+        return
+    if "comparison" in report:
+        from .report.benchmark import print_benchmark
+
+        print_benchmark(report)
+        low = report["new"].get("below_threshold")
+    else:
+        scope = "stored" if "stored" in report else "current"
+        print_report(report[scope]["report"], measures=report["settings"]["measures"])
+        low = report[scope].get("below_threshold")
+    if low is not None:
+        print_below_threshold(low, report["settings"]["threshold"])
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``anno-eval`` console script."""
     app(args=argv if argv is not None else sys.argv[1:], prog_name="anno-eval")

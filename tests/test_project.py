@@ -229,11 +229,31 @@ def test_v2_was_trained_with_the_registered_scorer(evaluated):
     assert report["micro"]["strict"]["f"] > 0.2
 
 
+def test_benchmark_gates_v2_on_the_stored_v1(evaluated):
+    """benchmark-store stored v1 (once, under its name); benchmark compared v2 with it and found no regression."""
+    project, _, _ = evaluated
+    processed = project / "corpus" / "benchmark" / "processed"
+    assert sorted(p.name for p in processed.iterdir()) == ["v1"]
+    manifest = json.loads((processed / "v1" / "manifest.json").read_text())
+    assert manifest["n_docs"] == 16 and manifest["source"] == "model"
+    result = json.loads((project / "metrics" / "benchmark" / "v1-vs-v2.json").read_text())
+    comparison = result["comparison"]
+    assert comparison["verdict"] == "ok" and not comparison["regressions"]
+    v1 = json.loads((project / "metrics" / "v1" / "report.json").read_text())
+    v2 = json.loads((project / "metrics" / "v2" / "report.json").read_text())
+    strict_f = comparison["overall"]["strict"]["f"]
+    assert strict_f["old"] == pytest.approx(v1["micro"]["strict"]["f"])
+    assert strict_f["new"] == pytest.approx(v2["micro"]["strict"]["f"])
+    assert strict_f["direction"] == "up"
+    html = (project / "metrics" / "benchmark" / "v1-vs-v2.html").read_text(encoding="utf8")
+    assert html.lstrip().lower().startswith("<!doctype html")
+
+
 def test_second_run_skips_every_step(evaluated):
     project, env, _ = evaluated
     before = {p: p.stat().st_mtime_ns for p in (project / "metrics").rglob("report.*")}
     result = spacy_project(project, env, "run", "evaluate")
-    assert result.stdout.count("Skipping") == 6, result.stdout
+    assert result.stdout.count("Skipping") == 9, result.stdout
     assert {p: p.stat().st_mtime_ns for p in before} == before
 
 

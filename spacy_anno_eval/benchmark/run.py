@@ -117,6 +117,14 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
         raise AnnoEvalInputError(f"unknown benchmark mode {mode!r}; use one of {', '.join(MODES)}")
     settings = settings or BenchmarkSettings()
     verbose = verbose or mode == "verbose"
+    if predictions is not None and mode != "store":
+        raise AnnoEvalInputError(f"--predictions is for the store mode; {mode!r} reads stored baselines "
+                                 f"(store the file first, then compare with --against)")
+    if against is not None and (nlp is not None or model is not None):
+        raise AnnoEvalInputError("give either a pipeline (--model) or a stored baseline (--against) as the "
+                                 "current version, not both")
+    if against is not None and mode not in ("default", "verbose"):
+        raise AnnoEvalInputError(f"--against is for the default and verbose modes, not {mode!r}")
     need = {"store": ("clean",), "marked-vs-stored": ("marked", "processed")}.get(mode, ("clean", "marked"))
     if mode in ("default", "verbose") and against is not None:
         need = ("marked", "processed")

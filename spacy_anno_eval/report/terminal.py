@@ -73,3 +73,29 @@ def print_report(report: dict[str, Any], console: Any = None,
         f"{report['n_docs']} documents · key {settings.get('key_set', '?')} vs response "
         f"{settings.get('response_set', '?')} · F-beta {settings.get('beta', 1.0):g}")))
     console.print(muc_semeval_table(report))
+
+
+def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = None, max_rows: int = 50) -> None:
+    """GATE's verbose benchmark output: per type below ``threshold``, its low figures and the
+    non-coextensive annotations with their text (as :func:`spacy_anno_eval.benchmark.compare.below_threshold`
+    lists them)."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = console or Console()
+    if not low:
+        console.print(f"every per-type precision and recall is at or above the threshold {threshold:g}")
+        return
+    for label, entry in sorted(low.items()):
+        figures = ", ".join(f"{k} {100 * v:.2f}" for k, v in entry["figures"].items())
+        console.print(f"[bold]{escape(label)}[/bold] below {threshold:g}: {escape(figures)}")
+        rows = entry["annotations"]
+        for row in rows[:max_rows]:
+            sides = []
+            for side in ("key", "response"):
+                s = row[side]
+                if s is not None:
+                    sides.append(f"{side} {s['label']} [{s['start']}, {s['end']}) {s.get('text', '')!r}")
+            console.print(f"  {escape(row['doc_id'])}  {row['status']:<9} {escape(' | '.join(sides))}")
+        if len(rows) > max_rows:
+            console.print(f"  ... and {len(rows) - max_rows} more")
