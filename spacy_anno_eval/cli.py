@@ -200,6 +200,45 @@ def adjudicate(
 
 
 @app.command()
+def agreement(
+    table: Path = typer.Argument(..., help="CSV: a header row of annotator names, then one row per unit; "
+                                           "an empty cell is a missing value."),
+    level: str = typer.Option("nominal", "--level", help="Krippendorff's alpha: nominal, ordinal, interval, ratio."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write every coefficient as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha."""
+    from .agreement import agreement_summary, read_table
+    from .corpus import write_json
+    from .errors import AnnoEvalInputError
+    from .measures.reliability import LEVELS
+
+    if level not in LEVELS:
+        _fail(f"--level must be one of {', '.join(LEVELS)}, got {level!r}")
+    try:
+        names, data = read_table(table)
+        summary = agreement_summary(data, level, names)
+        if json_out is not None:
+            write_json(summary, json_out)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+    if not quiet:
+        def show(x: Any) -> str:
+            return "n/a" if x is None else f"{x:.4f}"
+
+        alpha = summary["krippendorff_alpha"]
+        typer.echo(f"{summary['n_units']} units, {summary['n_annotators']} annotators, "
+                   f"{summary['n_pairable_units']} with two or more values")
+        for key in ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa",
+                    "davies_fleiss_kappa"):
+            typer.echo(f"  {key:<22}{show(summary[key])}")
+        parts = f"Do {show(alpha['observed_disagreement'])}, De {show(alpha['expected_disagreement'])}"
+        typer.echo(f"  {'krippendorff_alpha':<22}{show(alpha['value'])}  ({level}; {parts})")
+        for w in summary["warnings"]:
+            typer.echo(f"  note: {w}", err=True)
+
+
+@app.command()
 def benchmark(
     mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),
     directory: Path = typer.Argument(..., help="Benchmark folder holding clean/, marked/ and processed/."),

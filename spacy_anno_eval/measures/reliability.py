@@ -1,0 +1,297 @@
+"""Agreement of any number of annotators, with missing values: Krippendorff's alpha, Fleiss' kappa,
+Davies & Fleiss' kappa.
+
+Input is *reliability data*: an annotators x units array, ``NaN`` (or
+``None``) where an annotator gave no value — the convention of the
+``krippendorff`` package's ``reliability_data`` — or, equivalently, a units x
+values count matrix (``value_counts[u, c]`` = how many annotators gave unit
+``u`` the value ``c``).
+
+**Krippendorff's alpha** (Krippendorff 2011, "Computing Krippendorff's
+alpha-reliability"; 2004, ch. 11). Only *pairable* values count: those of
+units with ``m_u >= 2`` values. The coincidence matrix::
+
+    o[c, k] = sum_u (n_uc * n_uk - [c == k] * n_uc) / (m_u - 1),   n_c = sum_k o[c, k],  n = sum_c n_c
+
+and with a squared difference ``delta2[c, k]``::
+
+    Do = sum_ck o[c, k] * delta2[c, k] / n
+    De = sum_ck n_c * n_k * delta2[c, k] / (n * (n - 1))
+    alpha = 1 - Do / De
+
+``delta2`` by level of measurement (values ``v_c`` sorted): nominal
+``[c != k]``; ordinal ``(sum_{g=c..k} n_g - (n_c + n_k) / 2) ** 2``; interval
+``(v_c - v_k) ** 2``; ratio ``((v_c - v_k) / (v_c + v_k)) ** 2``; or a
+callable ``distance(v_c, v_k)`` giving delta2. The ordinal and ratio
+metrics use the values actually observed, as Krippendorff (2011) does.
+
+**Fleiss' kappa** (Fleiss 1971), generalised to a varying number of ratings
+per unit (units with fewer than two are left out): with ``m_u`` ratings of
+unit ``u``, ``P_u = sum_c n_uc (n_uc - 1) / (m_u (m_u - 1))``, ``P = mean_u
+P_u``, ``p_c = sum_u n_uc / sum_u m_u``, ``Pe = sum_c p_c ** 2``,
+``kappa = (P - Pe) / (1 - Pe)``. Per category (Fleiss 1971, eq. 9, with a
+constant number of ratings ``m``): ``kappa_c = 1 - sum_u n_uc (m - n_uc) /
+(N m (m - 1) p_c (1 - p_c))``.
+
+**Davies & Fleiss' kappa** (Davies & Fleiss 1982; GATE user guide eq. 10.4),
+the multi-annotator Cohen's kappa (each annotator's own distribution), for
+``I`` units all rated by the same ``J`` annotators::
+
+    kappa = 1 - (I J**2 - sum_i sum_c Y_ic**2)
+                / (I (J (J - 1) sum_c p_c (1 - p_c) + sum_c sum_j (p_cj - p_c) ** 2))
+
+Every function returns an :class:`~spacy_anno_eval.measures.agreement.Agreement`
+whose ``observed`` / ``expected`` hold the observed and expected *disagreement*
+(alpha) or agreement (the kappas). Degenerate data (no pairable values, one
+category only: ``De = 0`` or ``Pe = 1``) gives the documented ``undefined``
+value (NaN by default) and a
+:class:`~spacy_anno_eval.measures.agreement.DegenerateAgreementWarning`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .agreement import Agreement, DegenerateAgreementWarning
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+UNDEFINED = float("nan")
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(message, DegenerateAgreementWarning, stacklevel=3)
+
+
+def _is_missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and x != x)
+
+
+def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> tuple[np.ndarray, list[Any]]:
+    """Units x values counts of annotators x units ``data`` (NaN / None missing), and the values in order.
+
+    ``value_domain`` fixes the values and their order (needed for ordinal
+    labels that are strings); otherwise the observed values, sorted.
+    """
+    arr = np.asarray(data, dtype=object if not isinstance(data, np.ndarray) else None)
+    if arr.ndim != 2:
+        raise ValueError(f"reliability data must be annotators x units (2-D), got shape {arr.shape}")
+    if arr.dtype.kind in "fiu" and value_domain is None:
+        small = _small_integer_counts(arr.astype(float, copy=False))
+        if small is not None:
+            return small
+    if arr.dtype.kind in "fiu":
+        arr = arr.astype(float, copy=False)
+        missing = np.isnan(arr)
+        flat = arr[~missing]
+        if value_domain is None:
+            uniq, index = _codes(flat)
+            values = uniq.tolist()
+        else:
+            values = list(value_domain)
+            index = np.searchsorted(np.asarray(values, dtype=float), flat) if values else np.zeros(0, np.int64)
+        if value_domain is not None:
+            ok = (index < len(values)) & (np.asarray(values, dtype=float)[np.minimum(index, len(values) - 1)]
+                                          == flat)
+            if not ok.all():
+                raise ValueError(f"value {flat[~ok][0]!r} is not in value_domain")
+    else:
+        cells = arr.tolist()
+        missing = np.array([[_is_missing(x) for x in row] for row in cells], dtype=bool).reshape(arr.shape)
+        flat_list = [x for row, mrow in zip(cells, missing.tolist(), strict=True)
+                     for x, m in zip(row, mrow, strict=True) if not m]
+        values = list(value_domain) if value_domain is not None else sorted(set(flat_list))
+        lookup = {v: i for i, v in enumerate(values)}
+        try:
+            index = np.array([lookup[x] for x in flat_list], dtype=np.int64)
+        except KeyError as err:
+            raise ValueError(f"value {err.args[0]!r} is not in value_domain") from err
+    units = np.nonzero(~missing)[1]
+    q = max(len(values), 1)
+    counts = np.bincount(units * q + index, minlength=arr.shape[1] * q).reshape(arr.shape[1], q)
+    return counts[:, : len(values)].astype(np.int64), values
+
+
+def _small_integer_counts(arr: np.ndarray, max_values: int = 32) -> tuple[np.ndarray, list[Any]] | None:
+    """Counts by one comparison per value when the values are integers spanning at most ``max_values``.
+
+    NaN compares unequal to everything, so missing values drop out by themselves.
+    """
+    lo, hi = np.fmin.reduce(arr, axis=None), np.fmax.reduce(arr, axis=None)
+    if not (np.isfinite(lo) and np.isfinite(hi)) or hi - lo >= max_values or lo != np.floor(lo) or hi != np.floor(hi):
+        return None
+    candidates = np.arange(lo, hi + 1)
+    counts = np.stack([(arr == v).sum(axis=0) for v in candidates], axis=1)
+    if counts.sum() != arr.size - np.count_nonzero(np.isnan(arr)):
+        return None  # some values are not integers
+    used = counts.any(axis=0)
+    return counts[:, used].astype(np.int64), candidates[used].tolist()
+
+
+def _codes(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values of ``flat`` and each value's index; a direct table for small integers."""
+    if len(flat) and np.all(flat == np.round(flat)):
+        lo, hi = flat.min(), flat.max()
+        if hi - lo < 1 << 16:
+            shifted = (flat - lo).astype(np.int64)
+            present = np.bincount(shifted, minlength=int(hi - lo) + 1) > 0
+            code = np.cumsum(present) - 1
+            return np.flatnonzero(present).astype(float) + lo, code[shifted]
+    return np.unique(flat, return_inverse=True)
+
+
+def coincidences(value_counts: np.ndarray) -> np.ndarray:
+    """Krippendorff's coincidence matrix ``o`` of a units x values count matrix (pairable units only)."""
+    n = np.asarray(value_counts, dtype=float)
+    m = n.sum(axis=1)
+    weight = np.zeros_like(m)
+    pairable = m >= 2
+    weight[pairable] = 1.0 / (m[pairable] - 1.0)  # units with one value get weight 0
+    weighted = n * weight[:, None]
+    o = np.ascontiguousarray(weighted.T) @ n
+    o[np.diag_indices_from(o)] -= weighted.sum(axis=0)
+    return o
+
+
+def _delta2(level: str | Callable[[Any, Any], float], values: list[Any], n_c: np.ndarray) -> np.ndarray:
+    q = len(values)
+    if callable(level):
+        return np.array([[float(level(a, b)) for b in values] for a in values])
+    if level == "nominal":
+        return 1.0 - np.eye(q)
+    if level == "ordinal":
+        cum = np.concatenate([[0.0], np.cumsum(n_c)])
+        lo, hi = np.minimum.outer(np.arange(q), np.arange(q)), np.maximum.outer(np.arange(q), np.arange(q))
+        return (cum[hi + 1] - cum[lo] - (n_c[:, None] + n_c[None, :]) / 2.0) ** 2
+    v = np.asarray(values, dtype=float)
+    if level == "interval":
+        return (v[:, None] - v[None, :]) ** 2
+    if level == "ratio":
+        total = v[:, None] + v[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = np.where(total == 0, 0.0, (v[:, None] - v[None, :]) / np.where(total == 0, 1, total))
+        return d ** 2
+    raise ValueError(f"level must be one of {', '.join(LEVELS)} or a callable, got {level!r}")
+
+
+def krippendorff_alpha(data: Any = None, level: str | Callable[[Any, Any], float] = "nominal", *,
+                       value_counts: np.ndarray | None = None, value_domain: Sequence[Any] | None = None,
+                       undefined: float = UNDEFINED) -> Agreement:
+    """Krippendorff's alpha of annotators x units ``data`` (or of ``value_counts``); see the module docstring.
+
+    ``observed`` / ``expected`` are Do and De, ``n`` the number of pairable values.
+    """
+    if value_counts is None:
+        if data is None:
+            raise ValueError("give reliability data (annotators x units) or value_counts (units x values)")
+        value_counts, values = reliability_counts(data, value_domain)
+    else:
+        value_counts = np.asarray(value_counts)
+        values = list(value_domain) if value_domain is not None else list(range(1, value_counts.shape[1] + 1))
+    if level in ("interval", "ratio") and not all(isinstance(v, (int, float, np.number)) for v in values):
+        raise ValueError(f"{level} alpha needs numeric values, got {values[:3]}...")
+    o = coincidences(value_counts)
+    n_c = o.sum(axis=1)
+    n = float(n_c.sum())
+    d2 = _delta2(level, values, n_c)
+    if n < 2:
+        _warn("Krippendorff's alpha: fewer than two pairable values (every unit has at most one value)")
+        return Agreement("krippendorff_alpha", undefined, UNDEFINED, UNDEFINED, int(n))
+    do = float((o * d2).sum() / n)
+    de = float((np.outer(n_c, n_c) * d2).sum() / (n * (n - 1.0)))
+    if de == 0:
+        _warn("Krippendorff's alpha: expected disagreement is 0 (all pairable values are alike)")
+        return Agreement("krippendorff_alpha", undefined, do, de, int(n))
+    return Agreement("krippendorff_alpha", 1.0 - do / de, do, de, int(n))
+
+
+def fleiss_kappa(data: Any = None, *, value_counts: np.ndarray | None = None,
+                 undefined: float = UNDEFINED) -> Agreement:
+    """Fleiss' kappa (overall) of annotators x units ``data`` or units x categories ``value_counts``.
+
+    ``observed`` is P (mean agreement of the units with >= 2 ratings),
+    ``expected`` Pe, ``n`` the number of such units.
+    """
+    counts = _counts(data, value_counts).astype(float)
+    m = counts.sum(axis=1)
+    keep = m >= 2
+    counts, m = counts[keep], m[keep]
+    if not len(m):
+        _warn("Fleiss' kappa: no unit has two or more ratings")
+        return Agreement("fleiss_kappa", undefined, UNDEFINED, UNDEFINED, 0)
+    p_unit = ((counts * (counts - 1)).sum(axis=1)) / (m * (m - 1))
+    observed = float(p_unit.mean())
+    p_c = counts.sum(axis=0) / m.sum()
+    expected = float((p_c ** 2).sum())
+    if expected >= 1.0:
+        _warn("Fleiss' kappa: one category only (Pe = 1)")
+        return Agreement("fleiss_kappa", undefined, observed, expected, len(m))
+    return Agreement("fleiss_kappa", (observed - expected) / (1 - expected), observed, expected, len(m))
+
+
+def fleiss_kappa_per_category(data: Any = None, *, value_counts: np.ndarray | None = None,
+                              undefined: float = UNDEFINED) -> np.ndarray:
+    """Fleiss' (1971) kappa of each category (eq. 9); needs the same number of ratings on every unit."""
+    counts = _counts(data, value_counts).astype(float)
+    m = counts.sum(axis=1)
+    counts = counts[m > 0]
+    m = m[m > 0]
+    if not len(m) or (m != m[0]).any() or m[0] < 2:
+        raise ValueError("per-category Fleiss' kappa needs every unit rated by the same number (>= 2) of "
+                         "annotators")
+    r, units = m[0], len(m)
+    p_c = counts.sum(axis=0) / (units * r)
+    den = units * r * (r - 1) * p_c * (1 - p_c)
+    num = (counts * (r - counts)).sum(axis=0)
+    out = np.full(len(p_c), undefined, dtype=float)
+    ok = den > 0
+    out[ok] = 1.0 - num[ok] / den[ok]
+    if not ok.all():
+        _warn("Fleiss' kappa per category: a category used by every rating or by none is undefined")
+    return out
+
+
+def davies_fleiss_kappa(data: Any, *, undefined: float = UNDEFINED) -> Agreement:
+    """Davies & Fleiss (1982) kappa (GATE eq. 10.4) of annotators x units ``data`` without missing values."""
+    arr = np.asarray(data, dtype=object if not isinstance(data, np.ndarray) else None)
+    if arr.ndim != 2:
+        raise ValueError(f"reliability data must be annotators x units (2-D), got shape {arr.shape}")
+    j, i = arr.shape
+    cells = arr.tolist()
+    if any(_is_missing(x) for row in cells for x in row):
+        raise ValueError("Davies & Fleiss' kappa needs every unit rated by every annotator (no missing values); "
+                         "use Krippendorff's alpha or Fleiss' kappa for incomplete data")
+    values = sorted({x for row in cells for x in row})
+    index = {v: k for k, v in enumerate(values)}
+    codes = np.array([[index[x] for x in row] for row in cells], dtype=np.int64)
+    q = len(values)
+    y = np.zeros((i, q))
+    np.add.at(y, (np.tile(np.arange(i), j), codes.ravel()), 1)
+    p_cj = np.stack([np.bincount(codes[a], minlength=q) / i for a in range(j)])  # annotators x categories
+    p_c = p_cj.mean(axis=0)
+    num = i * j ** 2 - (y ** 2).sum()
+    den = i * (j * (j - 1) * (p_c * (1 - p_c)).sum() + ((p_cj - p_c) ** 2).sum())
+    observed = float(((y * (y - 1)).sum(axis=1) / (j * (j - 1))).mean()) if j > 1 else UNDEFINED
+    if j < 2 or den == 0:
+        _warn("Davies & Fleiss' kappa: needs two or more annotators and more than one category")
+        return Agreement("davies_fleiss_kappa", undefined, observed, UNDEFINED, i)
+    value = 1.0 - num / den
+    # kappa = (Ao - Ae) / (1 - Ae) with Ao the mean pairwise agreement: Ae follows from the value
+    expected = (observed - value) / (1.0 - value) if value != 1 else UNDEFINED
+    return Agreement("davies_fleiss_kappa", float(value), observed, float(expected), i)
+
+
+def _counts(data: Any, value_counts: np.ndarray | None) -> np.ndarray:
+    if value_counts is not None:
+        return np.asarray(value_counts)
+    if data is None:
+        raise ValueError("give reliability data (annotators x units) or value_counts (units x values)")
+    return reliability_counts(data)[0]
+
+
+__all__ = ["LEVELS", "coincidences", "davies_fleiss_kappa", "fleiss_kappa", "fleiss_kappa_per_category",
+           "krippendorff_alpha", "reliability_counts"]
