@@ -44,6 +44,7 @@ setup(
         ],
         "spacy_scorers": [
             "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.scorers:make_spans_scorer",
+            "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.cats_scorer:make_cats_agreement_scorer",
         ],
     },
     classifiers=[

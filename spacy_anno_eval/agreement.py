@@ -140,9 +140,11 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
             entry: dict[str, Any] = {"a": names[i], "b": names[j], "n": len(both)}
             if both:
                 table = confusion_matrix([x for x, _ in both], [y for _, y in both], categories=values)
-                k = cohen_kappa(table).value
+                nan = float("nan")
+                k = cohen_kappa(table, undefined=nan).value
                 entry.update(observed_agreement=_plain(observed_agreement(table)), cohen_kappa=_plain(k),
-                             scott_pi=_plain(scott_pi(table).value), bennett_s=_plain(bennett_s(table).value),
+                             scott_pi=_plain(scott_pi(table, undefined=nan).value),
+                             bennett_s=_plain(bennett_s(table, undefined=nan).value),
                              specific_agreement={str(v): _plain(x) for v, x in zip(values, specific_agreement(table),
                                                                                    strict=True)})
                 kappas.append(k)
