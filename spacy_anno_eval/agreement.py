@@ -49,6 +49,7 @@ from .measures.reliability import (
     fleiss_kappa_per_category,
     krippendorff_alpha,
     reliability_counts,
+    with_bootstrap,
 )
 
 
@@ -91,7 +92,8 @@ def read_table(path: str | os.PathLike) -> tuple[list[str], list[list[Any]]]:
     return names, [list(col) for col in zip(*units, strict=True)]
 
 
-def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] | None = None) -> dict[str, Any]:
+def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] | None = None, *,
+                      bootstrap: int = 0, seed: int = 0, confidence: float = 0.95) -> dict[str, Any]:
     """Every coefficient for annotators x units ``data`` (NaN / None missing), JSON-ready.
 
     Keys: ``n_units``, ``n_annotators``, ``level``, ``observed_agreement``,
@@ -100,7 +102,9 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     ``observed_disagreement``, ``expected_disagreement``), ``per_category``
     (``specific_agreement``, ``fleiss_kappa``), ``pairwise`` and ``warnings``.
     A coefficient that does not apply is ``None`` with a ``warnings`` entry.
-    The nominal coefficients ignore ``level``; alpha uses it.
+    The nominal coefficients ignore ``level``; alpha uses it. ``bootstrap`` > 0
+    adds a percentile interval over resampled units (``ci``) to alpha and
+    Fleiss' kappa (:func:`~spacy_anno_eval.measures.reliability.with_bootstrap`).
     """
     rows = [list(r) for r in (data.tolist() if isinstance(data, np.ndarray) else data)]
     n_ann = len(rows)
@@ -119,8 +123,13 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         s = (ao - 1.0 / q) / (1.0 - 1.0 / q) if q > 1 and ao == ao else float("nan")
         if q <= 1:
             out_warnings.append("bennett_s: fewer than two categories")
-        fk = fleiss_kappa(value_counts=counts)
-        alpha = krippendorff_alpha(rows, level)
+        if bootstrap:
+            fk = with_bootstrap(rows, fleiss_kappa, n_samples=bootstrap, seed=seed, confidence=confidence)
+            alpha = with_bootstrap(rows, krippendorff_alpha, n_samples=bootstrap, seed=seed,
+                                   confidence=confidence, level=level)
+        else:
+            fk = fleiss_kappa(value_counts=counts)
+            alpha = krippendorff_alpha(rows, level)
         complete = bool((m == n_ann).all())
         dfk = davies_fleiss_kappa(rows).value if complete and n_ann >= 2 else None
         if not complete:
@@ -165,9 +174,11 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         "scott_pi": _plain(fk.value),
         "cohen_kappa": _plain(np.mean(finite)) if finite else None,
         "fleiss_kappa": _plain(fk.value),
+        **({"fleiss_kappa_ci": fk.ci} if fk.ci else {}),
         "davies_fleiss_kappa": _plain(dfk) if dfk is not None else None,
         "krippendorff_alpha": {"value": _plain(alpha.value), "observed_disagreement": _plain(alpha.observed),
-                               "expected_disagreement": _plain(alpha.expected), "n_pairable_values": alpha.n},
+                               "expected_disagreement": _plain(alpha.expected), "n_pairable_values": alpha.n,
+                               **({"ci": alpha.ci} if alpha.ci else {})},
         "per_category": {str(v): {"specific_agreement": _plain(spec[k]),
                                   "fleiss_kappa": _plain(per_fleiss[k]) if per_fleiss is not None else None}
                          for k, v in enumerate(values)},

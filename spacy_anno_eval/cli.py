@@ -205,6 +205,9 @@ def agreement(
                                            "an empty cell is a missing value."),
     level: str = typer.Option("nominal", "--level", help="Krippendorff's alpha: nominal, ordinal, interval, ratio."),
     json_out: Path | None = typer.Option(None, "--json", help="Write every coefficient as JSON."),
+    bootstrap: int = typer.Option(0, "--bootstrap", help="Bootstrap samples (units resampled) for an interval "
+                                                         "on alpha and Fleiss' kappa; 0: none."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
 ) -> None:
     """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha."""
@@ -217,7 +220,9 @@ def agreement(
         _fail(f"--level must be one of {', '.join(LEVELS)}, got {level!r}")
     try:
         names, data = read_table(table)
-        summary = agreement_summary(data, level, names)
+        if bootstrap < 0:
+            _fail(f"--bootstrap must be >= 0, got {bootstrap}")
+        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed)
         if json_out is not None:
             write_json(summary, json_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
@@ -233,6 +238,8 @@ def agreement(
                     "davies_fleiss_kappa"):
             typer.echo(f"  {key:<22}{show(summary[key])}")
         parts = f"Do {show(alpha['observed_disagreement'])}, De {show(alpha['expected_disagreement'])}"
+        if "ci" in alpha:
+            parts += f"; {alpha['ci']['confidence']:.0%} CI [{show(alpha['ci']['low'])}, {show(alpha['ci']['high'])}]"
         typer.echo(f"  {'krippendorff_alpha':<22}{show(alpha['value'])}  ({level}; {parts})")
         for w in summary["warnings"]:
             typer.echo(f"  note: {w}", err=True)

@@ -217,3 +217,39 @@ def test_summary_of_two_complete_annotators_matches_the_two_coder_coefficients()
     spec = specific_agreement(table)
     assert [summary["per_category"][c]["specific_agreement"] for c in ("IReq", "STAT")] == pytest.approx(spec)
     assert summary["warnings"] == []
+
+
+def test_bootstrap_interval_on_request():
+    from spacy_anno_eval.measures.reliability import with_bootstrap
+
+    data = random_data(5, annotators=3, units=400)
+    a = with_bootstrap(data, krippendorff_alpha, n_samples=400, seed=1, level="interval")
+    assert a.value == pytest.approx(krippendorff_alpha(data, "interval").value)
+    assert a.ci["low"] < a.value < a.ci["high"] and a.ci["n_samples"] == 400 and a.ci["n_undefined"] == 0
+    # the interval narrows like 1/sqrt(units): four times the units, about half the width
+    big = with_bootstrap(np.tile(data, 4), krippendorff_alpha, n_samples=400, seed=1, level="interval")
+    ratio = (big.ci["high"] - big.ci["low"]) / (a.ci["high"] - a.ci["low"])
+    assert 0.35 < ratio < 0.65
+    assert with_bootstrap(data, krippendorff_alpha, n_samples=50, seed=2, level="interval").ci == \
+        with_bootstrap(data, krippendorff_alpha, n_samples=50, seed=2, level="interval").ci
+    f = with_bootstrap(data, fleiss_kappa, n_samples=100, seed=0)
+    assert f.ci["low"] <= f.value <= f.ci["high"]
+    assert f.to_dict()["ci"]["n_samples"] == 100
+
+
+def test_cli_bootstrap_interval(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli import app
+
+    table = write_csv(tmp_path / "k.csv", ["A", "B", "C", "D"], K2011)
+    result = CliRunner().invoke(app, ["agreement", str(table), "--bootstrap", "300", "--seed", "4", "--json",
+                                      str(tmp_path / "k.json")])
+    assert result.exit_code == 0, result.output
+    alpha = json.loads((tmp_path / "k.json").read_text())["krippendorff_alpha"]
+    assert alpha["ci"]["n_samples"] == 300 and alpha["ci"]["seed"] == 4
+    assert alpha["ci"]["low"] < alpha["value"] <= alpha["ci"]["high"]
+    bad = CliRunner().invoke(app, ["agreement", str(table), "--bootstrap", "-1"])
+    assert bad.exit_code == 2

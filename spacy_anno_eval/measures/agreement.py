@@ -127,6 +127,8 @@ class Agreement:
     observed: Any
     expected: Any
     n: Any
+    #: a bootstrap interval ``{"low", "high", "confidence", "n_samples", "seed"}`` when one was asked for
+    ci: dict[str, Any] | None = None
 
     def __float__(self) -> float:
         return float(self.value)
@@ -136,8 +138,11 @@ class Agreement:
         def plain(x: Any) -> Any:
             return np.asarray(x).tolist()
 
-        return {"measure": self.measure, "value": plain(self.value), "observed": plain(self.observed),
-                "expected": plain(self.expected), "n": plain(self.n)}
+        out = {"measure": self.measure, "value": plain(self.value), "observed": plain(self.observed),
+               "expected": plain(self.expected), "n": plain(self.n)}
+        if self.ci is not None:
+            out["ci"] = dict(self.ci)
+        return out
 
 
 # ---------------------------------------------------------------------------

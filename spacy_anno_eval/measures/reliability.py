@@ -285,6 +285,46 @@ def davies_fleiss_kappa(data: Any, *, undefined: float = UNDEFINED) -> Agreement
     return Agreement("davies_fleiss_kappa", float(value), observed, float(expected), i)
 
 
+def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_samples: int = 1000, seed: int = 0,
+                   confidence: float = 0.95, **options: Any) -> Agreement:
+    """``coefficient`` of ``data`` with a percentile bootstrap interval over *units* (Hayes & Krippendorff
+    2007 resample pairable values; resampling units keeps each unit's values together, as for kappa).
+
+    ``coefficient`` is :func:`krippendorff_alpha` or :func:`fleiss_kappa` (anything taking
+    ``value_counts=`` and ``value_domain``-free options); samples where the coefficient is undefined are
+    left out of the interval and counted in ``n_undefined``. Seeded (``numpy.random.default_rng(seed)``).
+    """
+    import dataclasses
+    import warnings
+
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if n_samples < 1:
+        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    counts, values = reliability_counts(data)
+    point = coefficient(value_counts=counts, value_domain=values, **options) \
+        if coefficient is krippendorff_alpha else coefficient(value_counts=counts, **options)
+    rng = np.random.default_rng(seed)
+    units = counts.shape[0]
+    samples = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateAgreementWarning)
+        for _ in range(n_samples):
+            idx = rng.integers(0, units, size=units)
+            if coefficient is krippendorff_alpha:
+                result = coefficient(value_counts=counts[idx], value_domain=values, **options)
+            else:
+                result = coefficient(value_counts=counts[idx], **options)
+            samples.append(float(result.value))
+    arr = np.asarray(samples)
+    ok = np.isfinite(arr)
+    tail = (1 - confidence) / 2
+    low, high = (np.quantile(arr[ok], [tail, 1 - tail]).tolist() if ok.any() else [UNDEFINED, UNDEFINED])
+    ci = {"low": low, "high": high, "confidence": confidence, "n_samples": n_samples, "seed": seed,
+          "n_undefined": int((~ok).sum())}
+    return dataclasses.replace(point, ci=ci)
+
+
 def _counts(data: Any, value_counts: np.ndarray | None) -> np.ndarray:
     if value_counts is not None:
         return np.asarray(value_counts)
@@ -294,4 +334,4 @@ def _counts(data: Any, value_counts: np.ndarray | None) -> np.ndarray:
 
 
 __all__ = ["LEVELS", "coincidences", "davies_fleiss_kappa", "fleiss_kappa", "fleiss_kappa_per_category",
-           "krippendorff_alpha", "reliability_counts"]
+           "krippendorff_alpha", "reliability_counts", "with_bootstrap"]
