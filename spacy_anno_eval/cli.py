@@ -246,6 +246,55 @@ def agreement(
 
 
 @app.command()
+def iaa(
+    corpus: Path = typer.Argument(..., help="A corpus holding every annotator's set (DocBin span groups, CoNLL "
+                                            "columns, ...)."),
+    sets: str = typer.Option(..., "--sets", help="Annotation sets, ';'-separated: 'spans:ann1;spans:ann2'."),
+    types: str | None = typer.Option(None, "--types", help="Types, ';'-separated, GATE style: 'Per->label;Org'."),
+    measure: str = typer.Option("fmeasure", "--measure", help="fmeasure (pairwise P/R/F)."),
+    consensus: str | None = typer.Option(None, "--consensus", help="A consensus set to compare each annotator with."),
+    fmt: str = FORMAT_OPT,
+    beta: float = BETA_OPT,
+    html_out: Path | None = typer.Option(None, "--html", help="Folder for the agreement matrix (index.html) and "
+                                                              "one page per pair."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the result as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """Inter-annotator agreement of N annotators on spans: pairwise F, mean of pairs, the agreement matrix."""
+    from .corpus import write_json
+    from .errors import AnnoEvalInputError
+    from .iaa import pairwise_f, to_json
+
+    if measure != "fmeasure":
+        _fail(f"--measure {measure!r} is not available yet for span sets; use fmeasure, or 'anno-eval agreement' "
+              f"for a classification table")
+    try:
+        result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus)
+        written = {}
+        if html_out is not None:
+            from .report.matrix import write_matrix_reports
+
+            written = write_matrix_reports(result, html_out)
+        if json_out is not None:
+            write_json(to_json(result), json_out)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+    if not quiet:
+        names = result["annotators"]
+        width = max(len(n) for n in names) + 2
+        typer.echo(f"pairwise F ({result['matrix']['measure']}, micro), {result['n_docs']} documents")
+        typer.echo(" " * width + "".join(f"{n[:8]:>9}" for n in names) + "     mean")
+        for a, name in enumerate(names):
+            cells = "".join(f"{100 * v:9.2f}" for v in result["matrix"]["micro"][a])
+            typer.echo(f"{name:<{width}}{cells}{100 * result['matrix']['annotator_mean_micro'][a]:9.2f}")
+        mean = result["mean_of_pairs"]
+        typer.echo("mean of pairs: " + ", ".join(f"{m} F {100 * mean[m]['f']:.2f}" for m in mean))
+        if written:
+            typer.echo(f"agreement matrix written to {html_out / 'index.html'} ({len(written) - 1} pair pages)",
+                       err=True)
+
+
+@app.command()
 def benchmark(
     mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),
     directory: Path = typer.Argument(..., help="Benchmark folder holding clean/, marked/ and processed/."),
