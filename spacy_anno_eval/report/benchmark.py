@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .html import _CSS, _JS, CSP, STATUS_COLOURS, STATUS_TITLES, _side_cells, esc
+from .html import STATUS_COLOURS, STATUS_TITLES, _side_cells, esc, html_page
 from .markdown import _table, md_escape
 from .rows import figure, pct
 
@@ -519,17 +519,9 @@ def render_benchmark_html(report: dict[str, Any], *, title: str | None = None, m
         sections.append(("below-threshold", "Types below the threshold", below))
     toc = " · ".join(f'<a href="#{key}">{esc(name)}</a>' for key, name, _ in sections)
     body = "".join(f'<section id="{key}"><h2>{esc(name)}</h2>{content}</section>' for key, name, content in sections)
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="generator" content="spacy-anno-eval">'
-        f"<title>{esc(title)}</title><style>{_CSS}{_BENCH_CSS}</style></head>\n"
-        f'<body><header><h1>{esc(title)}</h1>{_verdict_html(report)}<div class="muted">{settings}</div>{method}'
-        f'{_versions(report)}<nav class="toc">{toc}</nav></header>\n{body}\n'
-        f"<script>{_JS}</script></body></html>\n"
-    )
+    header = (f'{_verdict_html(report)}<div class="muted">{settings}</div>{method}{_versions(report)}'
+              f'<nav class="toc">{toc}</nav>')
+    return html_page(title, header, f"\n{body}\n", css=_BENCH_CSS)
 
 
 # ---------------------------------------------------------------- Markdown ---

@@ -500,15 +500,21 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
     nav = "".join(f'<button type="button" role="tab" data-tab="{key}">{esc(name)}</button>' for key, name, _ in tabs)
     panels = "".join(f'<section class="panel" id="tab-{key}" role="tabpanel"><h2>{esc(name)}</h2>{content}</section>'
                      for key, name, content in tabs)
+    return html_page(title, f'<div class="muted">{_settings(report)}</div><div class="cards">{cards}</div>{warnings}',
+                     f'<nav class="tabs" role="tablist">{nav}</nav>\n{panels}\n')
+
+
+def html_page(title: str, header: str, body: str, *, css: str = "") -> str:
+    """One self-contained page: the Content-Security-Policy, the shared CSS (then ``css``), a header with
+    the escaped ``title`` and the ``header`` HTML, the ``body`` HTML and the shared script (sortable
+    tables, tabs). ``header`` and ``body`` must already be escaped."""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="generator" content="spacy-anno-eval">'
-        f"<title>{esc(title)}</title><style>{_CSS}</style></head>\n"
-        f'<body><header><h1>{esc(title)}</h1><div class="muted">{_settings(report)}</div>'
-        f'<div class="cards">{cards}</div>{warnings}</header>'
-        f'<nav class="tabs" role="tablist">{nav}</nav>\n{panels}\n'
+        f"<title>{esc(title)}</title><style>{_CSS}{css}</style></head>\n"
+        f"<body><header><h1>{esc(title)}</h1>{header}</header>{body}"
         f"<script>{_JS}</script></body></html>\n"
     )

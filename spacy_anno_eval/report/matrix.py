@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .html import _CSS, _JS, CSP, esc, render_html
+from .html import esc, html_page, render_html
 from .rows import pct
 
 
@@ -66,23 +66,14 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
     type_rows = "".join(f"<tr><td>{esc(t)}</td>" + "".join(f"<td>{pct(v)}</td>" for v in fs.values()) + "</tr>"
                         for t, fs in result["per_type"].items())
     type_head = "".join(f"<th>F {esc(m)}</th>" for m in mean)
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{_CSS}"
-        ".matrix td{text-align:center;min-width:5em}.matrix a{color:inherit}</style></head>\n"
-        f"<body><header><h1>{esc(title)}</h1>"
-        f'<div class="muted">Pairwise F ({esc(measure)}; micro, and macro over documents below it), '
-        f"mean of pairs: {summary}</div></header>"
-        f'<section class="panel"><table class="matrix"><thead><tr><th></th>{head}'
-        "<th>mean (micro)</th><th>mean (macro)</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-        f"<h2>Per type (mean of pairs)</h2><table><thead><tr><th>Type</th>{type_head}</tr></thead>"
-        f"<tbody>{type_rows}</tbody></table></section>"
-        f"<script>{_JS}</script></body></html>\n"
-    )
+    header = (f'<div class="muted">Pairwise F ({esc(measure)}; micro, and macro over documents below it), '
+              f"mean of pairs: {summary}</div>")
+    body = (f'<section class="panel"><table class="matrix"><thead><tr><th></th>{head}'
+            "<th>mean (micro)</th><th>mean (macro)</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+            f"<h2>Per type (mean of pairs)</h2><table><thead><tr><th>Type</th>{type_head}</tr></thead>"
+            f"<tbody>{type_rows}</tbody></table></section>")
+    return html_page(title, header, body, css=".matrix td{text-align:center;min-width:5em}.matrix a{color:inherit}")
 
 
 def write_matrix_reports(result: dict[str, Any], output_dir: str | os.PathLike) -> dict[str, Path]:
