@@ -251,24 +251,25 @@ class Evaluation:
             raise ValueError("this evaluation keeps no pairs (it was merged from shards); diff each shard instead")
         al = self.alignment
         rows = []
-        texts = self.texts
-
-        def side(table: Any, row: int, doc: int) -> dict[str, Any] | None:
-            if row < 0:
-                return None
-            start, end = int(table.start[row]), int(table.end[row])
-            out = {"start": start, "end": end, "label": al.labels[int(table.label[row])]}
-            if texts is not None:
-                out["text"] = texts[doc][start:end]
-            if table.features is not None and table.features[row]:
-                out["features"] = dict(table.features[row])
-            return out
-
+        side = self.annotation
         for doc, k, r, status in zip(al.doc.tolist(), al.key_row.tolist(), al.response_row.tolist(),
                                      al.status.tolist(), strict=True):
             rows.append({"doc": doc, "doc_id": self.doc_ids[doc], "status": STATUS_NAMES[status],
                          "key": side(al.key, k, doc), "response": side(al.response, r, doc)})
         return rows
+
+    def annotation(self, table: SpanTable, row: int, doc: int) -> dict[str, Any] | None:
+        """Row ``row`` of ``table`` (the alignment's key or response) as ``{"start", "end", "label"}``, with
+        ``"text"`` when the texts are known and ``"features"`` when it has any; ``None`` for ``row < 0``."""
+        if row < 0:
+            return None
+        start, end = int(table.start[row]), int(table.end[row])
+        out: dict[str, Any] = {"start": start, "end": end, "label": self.labels[int(table.label[row])]}
+        if self.texts is not None:
+            out["text"] = self.texts[doc][start:end]
+        if table.features is not None and table.features[row]:
+            out["features"] = dict(table.features[row])
+        return out
 
     def merge(self, other: Evaluation) -> Evaluation:
         """The evaluation of both corpora together (documents appended)."""

@@ -149,16 +149,6 @@ def _per_doc(old: Evaluation, new: Evaluation, measures: list[str], beta: float,
     return rows
 
 
-def _side(ev: Evaluation, table: Any, row: int, doc: int) -> dict[str, Any] | None:
-    if row < 0:
-        return None
-    start, end = int(table.start[row]), int(table.end[row])
-    out: dict[str, Any] = {"start": start, "end": end, "label": table.labels[int(table.label[row])]}
-    if ev.texts is not None:
-        out["text"] = ev.texts[doc][start:end]
-    return out
-
-
 def annotation_changes(old: Evaluation, new: Evaluation) -> list[dict[str, Any]]:
     """Key annotations whose status changed, and spurious responses that appeared or went, in document order.
 
@@ -195,22 +185,22 @@ def annotation_changes(old: Evaluation, new: Evaluation) -> list[dict[str, Any]]
         so, sn = int(s_old[k]), int(s_new[k])
         change = "fixed" if sn == CORRECT else "broken" if so == CORRECT else "changed"
         out.append(((doc, int(a.key.start[k]), 0), {
-            "doc": doc, "doc_id": old.doc_ids[doc], "change": change, "key": _side(old, a.key, k, doc),
-            "old": {"status": STATUS_NAMES[so], "response": _side(old, a.response, int(r_old[k]), doc)},
-            "new": {"status": STATUS_NAMES[sn], "response": _side(new, b.response, int(r_new[k]), doc)}}))
+            "doc": doc, "doc_id": old.doc_ids[doc], "change": change, "key": old.annotation(a.key, k, doc),
+            "old": {"status": STATUS_NAMES[so], "response": old.annotation(a.response, int(r_old[k]), doc)},
+            "new": {"status": STATUS_NAMES[sn], "response": new.annotation(b.response, int(r_new[k]), doc)}}))
     sp_old, sp_new = spurious(a), spurious(b)
     for key in sp_old.keys() - sp_new.keys():
         doc = key[0]
         out.append(((doc, key[1], 1), {
             "doc": doc, "doc_id": old.doc_ids[doc], "change": "fixed", "key": None,
-            "old": {"status": "spurious", "response": _side(old, a.response, sp_old[key], doc)},
+            "old": {"status": "spurious", "response": old.annotation(a.response, sp_old[key], doc)},
             "new": {"status": None, "response": None}}))
     for key in sp_new.keys() - sp_old.keys():
         doc = key[0]
         out.append(((doc, key[1], 1), {
             "doc": doc, "doc_id": old.doc_ids[doc], "change": "broken", "key": None,
             "old": {"status": None, "response": None},
-            "new": {"status": "spurious", "response": _side(new, b.response, sp_new[key], doc)}}))
+            "new": {"status": "spurious", "response": new.annotation(b.response, sp_new[key], doc)}}))
     out.sort(key=lambda item: item[0])
     return [row for _, row in out]
 
