@@ -51,6 +51,11 @@ def _fail(message: str) -> None:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
+def _fail_from(err: BaseException) -> None:
+    """:func:`_fail` with the first line of ``err``'s message (its type when it has none)."""
+    _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"spacy-anno-eval {__version__}")
@@ -102,7 +107,7 @@ def score(
                       zero_division=zero_division, fmt=fmt, reader_options=options)
         report = ev.report(per_doc=per_doc)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
-        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+        _fail_from(err)
     if not quiet:
         from .report.terminal import print_report
 
@@ -162,7 +167,7 @@ def qa(
         written = write_reports(ev, paths=paths, measures=chosen, classification=classification,
                                 report=report) if paths else {}
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
-        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+        _fail_from(err)
     if not quiet:
         from .report.terminal import print_report
 
@@ -192,7 +197,7 @@ def adjudicate(
         summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
                                    target=target, fmt=fmt, accept_agreed=agreed)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
-        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+        _fail_from(err)
     typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
                f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
                f"{summary['unresolved']} rows left undecided")
@@ -226,7 +231,7 @@ def agreement(
         if json_out is not None:
             write_json(summary, json_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
-        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+        _fail_from(err)
     if not quiet:
         def show(x: Any) -> str:
             return "n/a" if x is None else f"{x:.4f}"
@@ -278,7 +283,7 @@ def iaa(
         if json_out is not None:
             write_json(to_json(result), json_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
-        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+        _fail_from(err)
     if not quiet:
         names = result["annotators"]
         width = max(len(n) for n in names) + 2
@@ -351,7 +356,7 @@ def benchmark(
                                verbose=verbose, quiet=quiet)
         written = _write_benchmark(result, json_out, html_out, md_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
-        _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
+        _fail_from(err)
     if not quiet:
         _print_benchmark(result.report)
         for what, path in written.items():
