@@ -124,12 +124,13 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         if q <= 1:
             out_warnings.append("bennett_s: fewer than two categories")
         if bootstrap:
-            fk = with_bootstrap(rows, fleiss_kappa, n_samples=bootstrap, seed=seed, confidence=confidence)
-            alpha = with_bootstrap(rows, krippendorff_alpha, n_samples=bootstrap, seed=seed,
-                                   confidence=confidence, level=level)
+            resample = {"n_samples": bootstrap, "seed": seed, "confidence": confidence, "value_counts": counts,
+                        "value_domain": values}
+            fk = with_bootstrap(None, fleiss_kappa, **resample)
+            alpha = with_bootstrap(None, krippendorff_alpha, level=level, **resample)
         else:
             fk = fleiss_kappa(value_counts=counts)
-            alpha = krippendorff_alpha(rows, level)
+            alpha = krippendorff_alpha(value_counts=counts, value_domain=values, level=level)
         complete = bool((m == n_ann).all())
         dfk = davies_fleiss_kappa(rows).value if complete and n_ann >= 2 else None
         if not complete:

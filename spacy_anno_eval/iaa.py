@@ -115,7 +115,7 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
         "matrix": {"measure": matrix_measure, "micro": micro, "macro_docs": macro,
                    "annotator_mean_micro": [row_mean(micro, a) for a in range(n)],
                    "annotator_mean_macro_docs": [row_mean(macro, a) for a in range(n)]},
-        "pairs": [{k: v for k, v in p.items()} for p in pairs],
+        "pairs": pairs,
         "evaluations": evaluations,
     }
     if consensus:

@@ -286,13 +286,15 @@ def davies_fleiss_kappa(data: Any, *, undefined: float = UNDEFINED) -> Agreement
 
 
 def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_samples: int = 1000, seed: int = 0,
-                   confidence: float = 0.95, **options: Any) -> Agreement:
+                   confidence: float = 0.95, value_counts: np.ndarray | None = None,
+                   value_domain: Sequence[Any] | None = None, **options: Any) -> Agreement:
     """``coefficient`` of ``data`` with a percentile bootstrap interval over *units* (Hayes & Krippendorff
     2007 resample pairable values; resampling units keeps each unit's values together, as for kappa).
 
     ``coefficient`` is :func:`krippendorff_alpha` or :func:`fleiss_kappa` (anything taking
-    ``value_counts=`` and ``value_domain``-free options); samples where the coefficient is undefined are
-    left out of the interval and counted in ``n_undefined``. Seeded (``numpy.random.default_rng(seed)``).
+    ``value_counts=``); ``value_counts`` / ``value_domain`` may be given instead of ``data`` when they are
+    at hand. Samples where the coefficient is undefined are left out of the interval and counted in
+    ``n_undefined``. Seeded (``numpy.random.default_rng(seed)``).
     """
     import dataclasses
     import warnings
@@ -301,21 +303,19 @@ def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_sample
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if n_samples < 1:
         raise ValueError(f"n_samples must be >= 1, got {n_samples}")
-    counts, values = reliability_counts(data)
-    point = coefficient(value_counts=counts, value_domain=values, **options) \
-        if coefficient is krippendorff_alpha else coefficient(value_counts=counts, **options)
+    if value_counts is None:
+        value_counts, value_domain = reliability_counts(data)
+    if coefficient is krippendorff_alpha:
+        options = {**options, "value_domain": value_domain}
+    point = coefficient(value_counts=value_counts, **options)
     rng = np.random.default_rng(seed)
-    units = counts.shape[0]
+    units = value_counts.shape[0]
     samples = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateAgreementWarning)
         for _ in range(n_samples):
             idx = rng.integers(0, units, size=units)
-            if coefficient is krippendorff_alpha:
-                result = coefficient(value_counts=counts[idx], value_domain=values, **options)
-            else:
-                result = coefficient(value_counts=counts[idx], **options)
-            samples.append(float(result.value))
+            samples.append(float(coefficient(value_counts=value_counts[idx], **options).value))
     arr = np.asarray(samples)
     ok = np.isfinite(arr)
     tail = (1 - confidence) / 2
