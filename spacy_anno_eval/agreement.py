@@ -42,6 +42,7 @@ from .measures.agreement import (
     observed_agreement,
     scott_pi,
     specific_agreement,
+    table_bootstrap,
 )
 from .measures.reliability import (
     davies_fleiss_kappa,
@@ -104,7 +105,11 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     A coefficient that does not apply is ``None`` with a ``warnings`` entry.
     The nominal coefficients ignore ``level``; alpha uses it. ``bootstrap`` > 0
     adds a percentile interval over resampled units (``ci``) to alpha and
-    Fleiss' kappa (:func:`~spacy_anno_eval.measures.reliability.with_bootstrap`).
+    Fleiss' kappa (:func:`~spacy_anno_eval.measures.reliability.with_bootstrap`),
+    and over resampled items to each pair's Cohen's kappa, Scott's pi and
+    Bennett's S (``cohen_kappa_ci``, ... in ``pairwise``;
+    :func:`~spacy_anno_eval.measures.agreement.table_bootstrap`); for two
+    annotators ``cohen_kappa_ci`` is also given at the top level.
     """
     rows = [list(r) for r in (data.tolist() if isinstance(data, np.ndarray) else data)]
     n_ann = len(rows)
@@ -150,14 +155,20 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
             entry: dict[str, Any] = {"a": names[i], "b": names[j], "n": len(both)}
             if both:
                 table = confusion_matrix([x for x, _ in both], [y for _, y in both], categories=values)
-                nan = float("nan")
-                k = cohen_kappa(table, undefined=nan).value
-                entry.update(observed_agreement=_plain(observed_agreement(table)), cohen_kappa=_plain(k),
-                             scott_pi=_plain(scott_pi(table, undefined=nan).value),
-                             bennett_s=_plain(bennett_s(table, undefined=nan).value),
+                figures = {}
+                for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi), ("bennett_s", bennett_s)):
+                    if bootstrap:
+                        result = table_bootstrap(table, coef, n_samples=bootstrap, seed=seed, confidence=confidence,
+                                                 undefined=float("nan"))
+                        entry[f"{key}_ci"] = result.ci
+                    else:
+                        result = coef(table, undefined=float("nan"))
+                    figures[key] = result.value
+                entry.update(observed_agreement=_plain(observed_agreement(table)),
+                             **{key: _plain(v) for key, v in figures.items()},
                              specific_agreement={str(v): _plain(x) for v, x in zip(values, specific_agreement(table),
                                                                                    strict=True)})
-                kappas.append(k)
+                kappas.append(figures["cohen_kappa"])
             else:
                 out_warnings.append(f"pair {names[i]}/{names[j]}: no unit valued by both")
             pairwise.append(entry)
@@ -174,6 +185,8 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         "bennett_s": _plain(s),
         "scott_pi": _plain(fk.value),
         "cohen_kappa": _plain(np.mean(finite)) if finite else None,
+        **({"cohen_kappa_ci": pairwise[0]["cohen_kappa_ci"]}
+           if n_ann == 2 and pairwise and "cohen_kappa_ci" in pairwise[0] else {}),
         "fleiss_kappa": _plain(fk.value),
         **({"fleiss_kappa_ci": fk.ci} if fk.ci else {}),
         "davies_fleiss_kappa": _plain(dfk) if dfk is not None else None,

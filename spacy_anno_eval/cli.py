@@ -256,25 +256,34 @@ def iaa(
                                             "columns, ...)."),
     sets: str = typer.Option(..., "--sets", help="Annotation sets, ';'-separated: 'spans:ann1;spans:ann2'."),
     types: str | None = typer.Option(None, "--types", help="Types, ';'-separated, GATE style: 'Per->label;Org'."),
-    measure: str = typer.Option("fmeasure", "--measure", help="fmeasure (pairwise P/R/F)."),
+    measure: str = typer.Option("fmeasure", "--measure", help="fmeasure (pairwise P/R/F) or kappa (observed "
+                                                                  "agreement, Cohen's kappa, Scott's pi on "
+                                                                  "coextensive annotations; GATE's Non-cat)."),
     consensus: str | None = typer.Option(None, "--consensus", help="A consensus set to compare each annotator with."),
     fmt: str = FORMAT_OPT,
     beta: float = BETA_OPT,
+    bootstrap: int = typer.Option(0, "--bootstrap", help="kappa: bootstrap samples for an interval on kappa and pi."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     html_out: Path | None = typer.Option(None, "--html", help="Folder for the agreement matrix (index.html) and "
                                                               "one page per pair."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the result as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
 ) -> None:
-    """Inter-annotator agreement of N annotators on spans: pairwise F, mean of pairs, the agreement matrix."""
+    """Inter-annotator agreement of N annotators on spans: pairwise F or kappa, mean of pairs, the agreement matrix."""
     from .corpus import write_json
     from .errors import AnnoEvalInputError
-    from .iaa import pairwise_f, to_json
+    from .iaa import pairwise_f, pairwise_kappa, to_json
 
-    if measure != "fmeasure":
-        _fail(f"--measure {measure!r} is not available yet for span sets; use fmeasure, or 'anno-eval agreement' "
-              f"for a classification table")
+    if measure not in ("fmeasure", "kappa"):
+        _fail(f"--measure must be fmeasure or kappa, got {measure!r}")
+    if bootstrap < 0:
+        _fail(f"--bootstrap must be >= 0, got {bootstrap}")
     try:
-        result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus)
+        if measure == "kappa":
+            result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
+                                    bootstrap=bootstrap, seed=seed)
+        else:
+            result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus)
         written = {}
         if html_out is not None:
             from .report.matrix import write_matrix_reports
@@ -287,13 +296,25 @@ def iaa(
     if not quiet:
         names = result["annotators"]
         width = max(len(n) for n in names) + 2
-        typer.echo(f"pairwise F ({result['matrix']['measure']}, micro), {result['n_docs']} documents")
+        kappa = measure == "kappa"
+        typer.echo(f"{'Cohen kappa (mean over types)' if kappa else 'pairwise F'} "
+                   f"({result['matrix']['measure']}, micro), {result['n_docs']} documents")
         typer.echo(" " * width + "".join(f"{n[:8]:>9}" for n in names) + "     mean")
+
+        def cell(v: float | None) -> str:
+            return f"{'n/a':>9}" if v is None else (f"{v:9.3f}" if kappa else f"{100 * v:9.2f}")
+
         for a, name in enumerate(names):
-            cells = "".join(f"{100 * v:9.2f}" for v in result["matrix"]["micro"][a])
-            typer.echo(f"{name:<{width}}{cells}{100 * result['matrix']['annotator_mean_micro'][a]:9.2f}")
+            cells = "".join(cell(v) for v in result["matrix"]["micro"][a])
+            typer.echo(f"{name:<{width}}{cells}{cell(result['matrix']['annotator_mean_micro'][a])}")
         mean = result["mean_of_pairs"]
-        typer.echo("mean of pairs: " + ", ".join(f"{m} F {100 * mean[m]['f']:.2f}" for m in mean))
+        if kappa:
+            typer.echo("mean of pairs: " + ", ".join(f"{k} {'n/a' if v is None else f'{v:.3f}'}"
+                                                     for k, v in mean.items()))
+            for w in result["warnings"]:
+                typer.echo(f"warning: {w}", err=True)
+        else:
+            typer.echo("mean of pairs: " + ", ".join(f"{m} F {100 * mean[m]['f']:.2f}" for m in mean))
         if written:
             typer.echo(f"agreement matrix written to {html_out / 'index.html'} ({len(written) - 1} pair pages)",
                        err=True)

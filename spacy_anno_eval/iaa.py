@@ -18,13 +18,33 @@ Types are written as GATE writes them: ``Per->label;Org``, a type with an
 optional significant feature; every feature named this way is significant for
 every type (GATE's plugin does the same per type; a per-type feature list is
 left for later).
+
+Measure ``kappa`` (:func:`pairwise_kappa`, GATE's ``AGREEMENTANDKAPPA``):
+annotations of one type are the items; two annotators' annotations are the
+same item when coextensive (:func:`~spacy_anno_eval.align.coextensive.pair_coextensive`).
+The category of an item is, for ``Type->feature``, the feature's value
+(``Non-cat`` when the annotation lacks the feature), and ``Anns`` without a
+feature; an annotation only one annotator made is ``Non-cat`` for the other
+(GATE user guide 10.5.2). Per pair and type: the contingency table, observed
+agreement, Cohen's kappa, Scott's pi, specific agreement per category, the
+same per document, and with ``bootstrap`` an interval for kappa and pi.
+Beyond GATE, the type ``*`` takes the annotations of every type and their
+label as the category (``*->feature``: the feature), which is how to ask
+"how often do the annotators label the same span alike" on spaCy Docs.
+
+Undefined coefficients (Ae = 1, e.g. a type without a feature where both
+annotators made exactly the same annotations: every item is ``Anns``/``Anns``)
+are ``None`` with an entry in ``warnings``.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import warnings
 from typing import Any
+
+import numpy as np
 
 from .errors import AnnoEvalInputError
 from .measures.prf import MODES
@@ -126,9 +146,197 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     return out
 
 
+NON_CAT = "Non-cat"
+ANNS = "Anns"
+ANY_TYPE = "*"
+
+
+def parse_type_features(types: str | list[str] | None) -> list[tuple[str, str | None]]:
+    """``"Per->label;Org"`` -> ``[("Per", "label"), ("Org", None)]`` (each type with its own feature)."""
+    if not types:
+        return []
+    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else types) if t.strip()]
+    out = []
+    for item in items:
+        name, _, feature = item.partition("->")
+        if not name.strip():
+            raise AnnoEvalInputError(f"type {item!r}: write TYPE or TYPE->FEATURE")
+        out.append((name.strip(), feature.strip() or None))
+    if len({t for t, _ in out}) != len(out):
+        raise AnnoEvalInputError(f"types must be distinct, got {items}")
+    return out
+
+
+def _categories(table: Any, type_name: str, feature: str | None) -> tuple[np.ndarray, list[str]]:
+    """Group (0 for rows of ``type_name``, -1 for others) and category name of every row of ``table``."""
+    labels = table.label_names()
+    group = np.zeros(len(table), dtype=np.int64) if type_name == ANY_TYPE else np.where(labels == type_name, 0, -1)
+    if feature is None:
+        cats = list(labels) if type_name == ANY_TYPE else [ANNS] * len(table)
+    else:
+        feats = table.features or [{}] * len(table)
+        cats = [str(f[feature]) if feature in f and f[feature] is not None else NON_CAT for f in feats]
+    return group.astype(np.int64), cats
+
+
+def _none(x: Any) -> float | None:
+    x = float(x)
+    return None if x != x else x
+
+
+def _kappa_figures(t: np.ndarray, categories: list[str], bootstrap: int, seed: int) -> dict[str, Any]:
+    """Observed agreement, kappa, pi (with intervals when ``bootstrap``) and specific agreement of one table."""
+    from .measures.agreement import cohen_kappa, observed_agreement, scott_pi, specific_agreement, table_bootstrap
+
+    nan = float("nan")
+    out: dict[str, Any] = {"n": int(t.sum()), "observed_agreement": _none(observed_agreement(t, undefined=nan))}
+    for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi)):
+        if bootstrap and t.sum():
+            res = table_bootstrap(t, coef, n_samples=bootstrap, seed=seed, undefined=nan)
+            out[f"{key}_ci"] = res.ci
+        else:
+            res = coef(t, undefined=nan)
+        out[key] = _none(res.value)
+    spec = specific_agreement(t, undefined=nan)
+    out["specific_agreement"] = {c: _none(v) for c, v in zip(categories, spec, strict=True)}
+    out["confusion"] = {"categories": list(categories), "matrix": t.astype(np.int64).tolist()}
+    return out
+
+
+def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
+                   fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0,
+                   seed: int = 0) -> dict[str, Any]:
+    """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
+
+    See the module docstring for items and categories. ``types`` as GATE
+    writes them (``Per->label;Org``; ``*`` for every type with its label as
+    category); without ``types``, every type found, without a feature. Returns
+    JSON-ready data: ``pairs`` (per pair: ``per_type`` figures with the
+    contingency table and ``per_doc`` figures, and ``mean_over_types``),
+    ``mean_of_pairs``, ``per_type`` (mean over pairs), ``matrix`` (Cohen's
+    kappa, mean over types: micro, and mean over documents), ``warnings``;
+    ``items`` (per pair, the items the two annotators categorised differently,
+    for reports) and ``texts`` are dropped by :func:`to_json`.
+    """
+    from .align.coextensive import pair_coextensive
+    from .engine import load
+    from .measures.agreement import DegenerateAgreementWarning
+
+    names = parse_sets(sets)
+    if consensus is not None and consensus in names:
+        raise AnnoEvalInputError(f"the consensus set {consensus!r} is also listed as an annotator")
+    specs = parse_type_features(types)
+    features = list(dict.fromkeys(f for _, f in specs if f)) or None
+    selectors = names + ([consensus] if consensus else [])
+    loaded = load(os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus, selectors, fmt, features)
+    tables = {s: loaded.get_set(s) for s in selectors}
+    if not specs:
+        specs = [(t, None) for t in sorted({lab for tab in tables.values() for lab in tab.labels})]
+    if not specs:
+        raise AnnoEvalInputError(f"the sets {', '.join(selectors)} hold no annotations; nothing to compare")
+    n_docs = len(loaded)
+    doc_ids = loaded.doc_ids
+    # every row's group and category per type, in a vocabulary shared by all annotators
+    per_spec = []
+    for type_name, feature in specs:
+        groups, cats = {}, {}
+        for s, tab in tables.items():
+            groups[s], cats[s] = _categories(tab, type_name, feature)
+        used = sorted({c for s in selectors for c, g in zip(cats[s], groups[s], strict=True) if g >= 0} - {NON_CAT})
+        vocab = used + [NON_CAT]
+        index = {c: k for k, c in enumerate(vocab)}
+        codes = {s: np.array([index[c] for c in cats[s]], dtype=np.int64) for s in selectors}
+        label = type_name + (f"->{feature}" if feature else "")
+        per_spec.append((label, groups, codes, vocab))
+
+    caught_messages: list[str] = []
+
+    def compare(x: str, y: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        per_type, items = {}, []
+        for label, groups, codes, vocab in per_spec:
+            q, non_cat = len(vocab), len(vocab) - 1
+            pairs = pair_coextensive(tables[x], tables[y], groups[x], groups[y], codes[x], codes[y])
+            ca = np.where(pairs.a_row >= 0, codes[x][np.maximum(pairs.a_row, 0)] if len(codes[x]) else 0, non_cat)
+            cb = np.where(pairs.b_row >= 0, codes[y][np.maximum(pairs.b_row, 0)] if len(codes[y]) else 0, non_cat)
+            stack = np.zeros((n_docs, q, q), dtype=np.int64)
+            np.add.at(stack, (pairs.doc, ca, cb), 1)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DegenerateAgreementWarning)
+                figures = _kappa_figures(stack.sum(axis=0), vocab, bootstrap, seed)
+                used = np.flatnonzero(stack.sum(axis=(1, 2)))
+                if len(used):
+                    from .measures.agreement import cohen_kappa, observed_agreement, scott_pi
+
+                    sub = stack[used]
+                    ao = np.atleast_1d(observed_agreement(sub, undefined=float("nan")))
+                    kap = np.atleast_1d(cohen_kappa(sub, undefined=float("nan")).value)
+                    pi = np.atleast_1d(scott_pi(sub, undefined=float("nan")).value)
+                    figures["per_doc"] = [{"doc_id": doc_ids[d], "n": int(stack[d].sum()),
+                                           "observed_agreement": _none(ao[k]), "cohen_kappa": _none(kap[k]),
+                                           "scott_pi": _none(pi[k])} for k, d in enumerate(used.tolist())]
+                else:
+                    figures["per_doc"] = []
+            if any(figures[k] is None for k in ("cohen_kappa", "scott_pi")):
+                caught_messages.append(f"{x} / {y}, {label}: kappa or pi undefined (a single category in the "
+                                       f"table, or no items); reported as null")
+            per_type[label] = figures
+            for k in np.flatnonzero(ca != cb).tolist():
+                row, tab = (int(pairs.a_row[k]), tables[x]) if pairs.a_row[k] >= 0 else (int(pairs.b_row[k]),
+                                                                                           tables[y])
+                items.append({"type": label, "doc_id": doc_ids[int(pairs.doc[k])], "doc": int(pairs.doc[k]),
+                              "start": int(tab.start[row]), "end": int(tab.end[row]),
+                              "category_a": vocab[ca[k]], "category_b": vocab[cb[k]]})
+        return per_type, items
+
+    def mean(values: list[float | None]) -> float | None:
+        ok = [v for v in values if v is not None]
+        return sum(ok) / len(ok) if ok else None
+
+    keys = ("observed_agreement", "cohen_kappa", "scott_pi")
+    pairs_out, items_out = [], {}
+    for i, j in itertools.combinations(range(len(names)), 2):
+        per_type, items = compare(names[i], names[j])
+        over_types = {k: mean([f[k] for f in per_type.values()]) for k in keys}
+        doc_kappa = mean([mean([d["cohen_kappa"] for d in f["per_doc"]]) for f in per_type.values()])
+        pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j, "per_type": per_type,
+                          "mean_over_types": over_types, "mean_over_docs": {"cohen_kappa": doc_kappa}})
+        items_out[(i, j)] = items
+    n = len(names)
+    micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    for p in pairs_out:
+        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = p["mean_over_types"]["cohen_kappa"]
+        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = p["mean_over_docs"]["cohen_kappa"]
+    labels = [label for label, *_ in per_spec]
+    out: dict[str, Any] = {
+        "measure": "kappa",
+        "annotators": names,
+        "types": labels,
+        "n_docs": n_docs,
+        "mean_of_pairs": {k: mean([p["mean_over_types"][k] for p in pairs_out]) for k in keys},
+        "per_type": {t: {k: mean([p["per_type"][t][k] for p in pairs_out]) for k in keys} for t in labels},
+        "matrix": {"measure": "cohen_kappa", "micro": micro, "macro_docs": macro,
+                   "annotator_mean_micro": [mean([v for b, v in enumerate(micro[a]) if b != a]) for a in range(n)],
+                   "annotator_mean_macro_docs": [mean([v for b, v in enumerate(macro[a]) if b != a])
+                                                 for a in range(n)]},
+        "pairs": pairs_out,
+        "items": items_out,
+        "texts": loaded.texts,
+    }
+    if consensus:
+        out["consensus"] = {"set": consensus, "annotators": {}}
+        for a in names:
+            per_type, _ = compare(consensus, a)
+            out["consensus"]["annotators"][a] = {
+                "per_type": {t: {k: f[k] for k in keys} for t, f in per_type.items()},
+                "mean_over_types": {k: mean([f[k] for f in per_type.values()]) for k in keys}}
+    out["warnings"] = list(dict.fromkeys(caught_messages))
+    return out
+
+
 def to_json(result: dict[str, Any]) -> dict[str, Any]:
-    """The result without the evaluation objects (for ``json.dump``)."""
-    return {k: v for k, v in result.items() if k != "evaluations"}
+    """The result without the evaluation objects and item lists (for ``json.dump``)."""
+    return {k: v for k, v in result.items() if k not in ("evaluations", "items", "texts")}
 
 
-__all__ = ["pairwise_f", "parse_sets", "parse_types", "to_json"]
+__all__ = ["pairwise_f", "pairwise_kappa", "parse_sets", "parse_type_features", "parse_types", "to_json"]

@@ -246,3 +246,54 @@ def test_no_warning_on_ordinary_tables():
         scott_pi(K4B)
         specific_agreement(K4A)
         observed_agreement(GATE_10_2)
+
+
+# --- bootstrap interval for two coders --------------------------------------
+
+def test_table_bootstrap_matches_resampling_items_one_by_one():
+    """Drawing a multinomial table is the same bootstrap as resampling the items: same quantiles (in law)."""
+    from spacy_anno_eval.measures.agreement import table_bootstrap
+
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 3, 150)
+    b = np.where(rng.random(150) < 0.7, a, rng.integers(0, 3, 150))
+    table = confusion_matrix(a.tolist(), b.tolist(), categories=[0, 1, 2])
+    ours = table_bootstrap(table, cohen_kappa, n_samples=4000, seed=1)
+    assert ours.value == pytest.approx(cohen_kappa(table).value)
+    loop = []
+    for _ in range(4000):
+        idx = rng.integers(0, 150, 150)
+        loop.append(cohen_kappa(confusion_matrix(a[idx].tolist(), b[idx].tolist(), categories=[0, 1, 2])).value)
+    low, high = np.quantile(loop, [0.025, 0.975])
+    assert ours.ci["low"] == pytest.approx(low, abs=0.02)
+    assert ours.ci["high"] == pytest.approx(high, abs=0.02)
+    assert ours.ci["low"] < ours.value < ours.ci["high"]
+    # large-sample standard error of kappa (Fleiss, Cohen & Everitt 1969, simplified): sqrt(Ao(1-Ao)/n)/(1-Ae)
+    se = np.sqrt(ours.observed * (1 - ours.observed) / 150) / (1 - ours.expected)
+    assert (ours.ci["high"] - ours.ci["low"]) == pytest.approx(2 * 1.96 * se, rel=0.15)
+
+
+def test_table_bootstrap_is_seeded_and_counts_undefined_samples():
+    from spacy_anno_eval.measures.agreement import table_bootstrap
+
+    t = [[1, 0], [0, 9]]  # resamples with only the second category are undefined (Ae = 1)
+    r1 = table_bootstrap(t, scott_pi, n_samples=500, seed=3)
+    assert r1.ci == table_bootstrap(t, scott_pi, n_samples=500, seed=3).ci
+    assert r1.ci["n_undefined"] == pytest.approx(500 * 0.9 ** 10, abs=40)
+    weighted = table_bootstrap([[5, 2, 0], [1, 6, 1], [0, 2, 7]], cohen_kappa, weights="quadratic", n_samples=200)
+    assert weighted.value == pytest.approx(cohen_kappa([[5, 2, 0], [1, 6, 1], [0, 2, 7]], "quadratic").value)
+    with pytest.raises(ValueError, match="non-empty"):
+        table_bootstrap([[0, 0], [0, 0]], cohen_kappa)
+
+
+def test_agreement_summary_bootstrap_gives_pairwise_intervals():
+    from spacy_anno_eval.agreement import agreement_summary
+
+    data = [[1, 2, 2, 1, 3, 1, 2, 2, 1, 3] * 3, [1, 2, 1, 1, 3, 1, 2, 3, 1, 3] * 3]
+    out = agreement_summary(data, bootstrap=300, seed=2)
+    pair = out["pairwise"][0]
+    for key in ("cohen_kappa", "scott_pi", "bennett_s"):
+        ci = pair[f"{key}_ci"]
+        assert ci["low"] <= pair[key] <= ci["high"] and ci["n_samples"] == 300
+    assert out["cohen_kappa_ci"] == pair["cohen_kappa_ci"]
+    assert "cohen_kappa_ci" not in agreement_summary(data)

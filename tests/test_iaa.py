@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from spacy_anno_eval.cli import app
 from spacy_anno_eval.engine import evaluate
 from spacy_anno_eval.errors import AnnoEvalInputError
-from spacy_anno_eval.iaa import pairwise_f, parse_types, to_json
+from spacy_anno_eval.iaa import pairwise_f, pairwise_kappa, parse_type_features, parse_types, to_json
 from spacy_anno_eval.report.matrix import cell_colour, render_matrix_html, write_matrix_reports
 from tests.conftest import shared_file
 
@@ -90,7 +90,7 @@ def test_cli_iaa(tmp_path):
     assert (tmp_path / "out" / "index.html").is_file()
     data = json.loads((tmp_path / "iaa.json").read_text())
     assert data["matrix"]["micro"][0][1] == 1.0 and "evaluations" not in data
-    bad = CliRunner().invoke(app, ["iaa", str(path), "--sets", "spans:a1;spans:a2", "--measure", "kappa"])
+    bad = CliRunner().invoke(app, ["iaa", str(path), "--sets", "spans:a1;spans:a2", "--measure", "alpha"])
     assert bad.exit_code == 2
 
 
@@ -118,3 +118,106 @@ def test_wnut17_seven_submissions_as_seven_annotators(tmp_path):
     write_matrix_reports(result, tmp_path / "matrix")
     page = (tmp_path / "matrix" / "index.html").read_text(encoding="utf8")
     assert page.count('href="pair-') == 42
+
+
+# --- measure kappa (GATE's AGREEMENTANDKAPPA) ---------------------------------
+
+def test_kappa_labels_as_categories_by_hand_and_against_sklearn(tmp_path):
+    """Type '*': the label is the category. a1 vs a3: Ada, Bob, Grace PER/PER; London LOC/Non-cat; IBM ORG/LOC."""
+    from sklearn.metrics import cohen_kappa_score
+
+    result = pairwise_kappa(three_annotators(tmp_path), "spans:a1;spans:a3", types="*")
+    f = result["pairs"][0]["per_type"]["*"]
+    assert f["confusion"]["categories"] == ["LOC", "ORG", "PER", "Non-cat"]
+    assert f["confusion"]["matrix"] == [[0, 0, 0, 1], [1, 0, 0, 0], [0, 0, 3, 0], [0, 0, 0, 0]]
+    assert f["observed_agreement"] == pytest.approx(0.6)
+    # Cohen: Ae = .2*.2 + .6*.6 = .4 -> kappa = .2/.6; Scott: pooled (.2, .1, .6, .1) -> Ae = .42
+    assert f["cohen_kappa"] == pytest.approx(1 / 3)
+    assert f["scott_pi"] == pytest.approx(0.18 / 0.58)
+    a = ["PER", "PER", "LOC", "PER", "ORG"]
+    b = ["PER", "PER", "Non-cat", "PER", "LOC"]
+    assert f["cohen_kappa"] == pytest.approx(cohen_kappa_score(a, b))
+    assert [d["observed_agreement"] for d in f["per_doc"]] == pytest.approx([2 / 3, 0.5])
+    assert f["specific_agreement"]["PER"] == 1.0
+    assert sorted((i["category_a"], i["category_b"]) for i in result["items"][(0, 1)]) == [
+        ("LOC", "Non-cat"), ("ORG", "LOC")]
+
+
+def test_kappa_per_type_without_feature_uses_anns_and_non_cat(tmp_path):
+    """GATE: without a feature the labels are Anns and Non-cat; total agreement is a single category (undefined)."""
+    result = pairwise_kappa(three_annotators(tmp_path), "spans:a1;spans:a2;spans:a3")
+    assert result["types"] == ["LOC", "ORG", "PER"]
+    pair13 = next(p for p in result["pairs"] if (p["a"], p["b"]) == ("spans:a1", "spans:a3"))
+    loc = pair13["per_type"]["LOC"]
+    # London: (Anns, Non-cat); a3's IBM LOC: (Non-cat, Anns) -> Ao 0, Cohen Ae .5, kappa -1
+    assert loc["confusion"] == {"categories": ["Anns", "Non-cat"], "matrix": [[0, 1], [1, 0]]}
+    assert loc["observed_agreement"] == 0.0 and loc["cohen_kappa"] == pytest.approx(-1.0)
+    assert pair13["per_type"]["PER"]["cohen_kappa"] is None  # every item Anns/Anns: Ae = 1
+    assert any("spans:a1 / spans:a3, PER" in w for w in result["warnings"])
+    assert result["matrix"]["micro"][0][1] is None  # a1 and a2 agree perfectly on every type: undefined
+    json.dumps(to_json(result))  # no NaN, no tuples as keys
+
+
+def test_kappa_with_a_feature_and_gate_non_cat(tmp_path):
+    """PER->kb_id: the feature value is the category; an annotation without the feature is Non-cat (GATE 10.5.2)."""
+    nlp = spacy.blank("en")
+    doc = nlp("Ada met Bob and Cy and Di .")
+    doc.spans["x"] = [Span(doc, 0, 1, "PER", kb_id="Q1"), Span(doc, 2, 3, "PER", kb_id="Q2"),
+                      Span(doc, 4, 5, "PER", kb_id="Q3"), Span(doc, 6, 7, "PER")]
+    doc.spans["y"] = [Span(doc, 0, 1, "PER", kb_id="Q1"), Span(doc, 2, 3, "PER", kb_id="Q3"),
+                      Span(doc, 4, 5, "PER"), Span(doc, 6, 7, "PER")]
+    path = tmp_path / "f.spacy"
+    DocBin(docs=[doc]).to_disk(path)
+    assert parse_type_features("PER->kb_id;ORG") == [("PER", "kb_id"), ("ORG", None)]
+    f = pairwise_kappa(path, "spans:x;spans:y", types="PER->kb_id")["pairs"][0]["per_type"]["PER->kb_id"]
+    assert f["confusion"]["categories"] == ["Q1", "Q2", "Q3", "Non-cat"]
+    # items: Q1/Q1, Q2/Q3, Q3/Non-cat, Non-cat/Non-cat
+    assert f["confusion"]["matrix"] == [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
+    assert f["observed_agreement"] == 0.5
+
+
+def test_kappa_bootstrap_cli_html_and_escaping(tmp_path):
+    path = three_annotators(tmp_path)
+    out = tmp_path / "k"
+    result = CliRunner().invoke(app, ["iaa", str(path), "--sets", "spans:a1;spans:a2;spans:a3", "--types", "*",
+                                      "--measure", "kappa", "--bootstrap", "200", "--seed", "3", "--html", str(out),
+                                      "--json", str(tmp_path / "k.json")])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "k.json").read_text())
+    f = data["pairs"][1]["per_type"]["*"]
+    assert f["cohen_kappa_ci"]["n_samples"] == 200 and f["cohen_kappa_ci"]["low"] <= f["cohen_kappa"]
+    assert "items" not in data and "texts" not in data
+    index = (out / "index.html").read_text(encoding="utf8")
+    assert "Cohen&#x27;s kappa" in index or "Cohen's kappa" in index
+    page = (out / "pair-0-2.html").read_text(encoding="utf8")
+    # the fixture tokenizes "<b>" as "<", "b", ">": a1 ORG / a3 LOC sit on the ">" token
+    assert "<mark>&gt;</mark>" in page and "<mark>London</mark>" in page and "Disagreements (2)" in page
+    assert "Grace &lt;b<mark>" in page  # document text escaped
+    assert "<b> joined" not in page
+
+
+def test_wnut17_kappa_against_a_naive_pairing_and_sklearn(tmp_path):
+    """Seven WNUT-17 submissions: kappa ('*', labels as categories) equals scikit-learn's on items paired by a
+    plain dict of (document, start, end); the matrix is symmetric."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from spacy_anno_eval.engine import load
+
+    test_wnut17_seven_submissions_as_seven_annotators(tmp_path)  # writes seven.conll (skips without the data)
+    path = tmp_path / "seven.conll"
+    sets = [f"column:{i}" for i in range(1, 8)]
+    result = pairwise_kappa(path, ";".join(sets), types="*")
+    micro = result["matrix"]["micro"]
+    assert all(micro[a][b] == pytest.approx(micro[b][a]) for a in range(7) for b in range(7))
+    corpus = load(str(path), sets[:2])
+
+    def items(name):
+        t = corpus.get_set(name)
+        columns = zip(t.doc.tolist(), t.start.tolist(), t.end.tolist(), t.label.tolist(), strict=True)
+        return {(d, s, e): t.labels[lab] for d, s, e, lab in columns}
+
+    x, y = items(sets[0]), items(sets[1])
+    keys = sorted(set(x) | set(y))
+    expected = cohen_kappa_score([x.get(k, "Non-cat") for k in keys], [y.get(k, "Non-cat") for k in keys])
+    assert result["pairs"][0]["per_type"]["*"]["cohen_kappa"] == pytest.approx(expected)
+    assert result["pairs"][0]["per_type"]["*"]["n"] == len(keys)

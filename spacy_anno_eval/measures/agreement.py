@@ -370,5 +370,45 @@ def cohen_kappa(table: Any, weights: Any = None, *, undefined: float = UNDEFINED
     return _coefficient(name, n, 1.0 - do / scale, 1.0 - de / scale, undefined)
 
 
+def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed: int = 0,
+                    confidence: float = 0.95, **options: Any) -> Agreement:
+    """``coefficient(table)`` with a percentile bootstrap interval over the table's items.
+
+    ``coefficient`` is :func:`cohen_kappa`, :func:`scott_pi` or
+    :func:`bennett_s` (``options`` such as ``weights`` go to it). Resampling
+    the ``n`` items with replacement draws a new table from
+    ``Multinomial(n, t / n)`` (Efron & Tibshirani 1993, ch. 6: the
+    nonparametric bootstrap of i.i.d. items); all samples are drawn and
+    computed at once as a stack of tables. Samples where the coefficient is
+    undefined (Ae = 1) are left out and counted in ``ci["n_undefined"]``.
+    Seeded (``numpy.random.default_rng(seed)``); one table only.
+    """
+    import dataclasses
+
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if n_samples < 1:
+        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    t = _tables(table)
+    if t.ndim != 2:
+        raise ValueError(f"table_bootstrap takes one q x q table, got shape {t.shape}")
+    n = int(round(t.sum()))
+    if n == 0 or t.sum() != n:
+        raise ValueError("table_bootstrap needs a non-empty table of whole counts (items to resample)")
+    point = coefficient(t, undefined=options.pop("undefined", UNDEFINED), **options)
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(n, (t / n).ravel(), size=n_samples).reshape((n_samples,) + t.shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateAgreementWarning)
+        values = np.asarray(coefficient(draws, undefined=float("nan"), **options).value, dtype=float)
+    ok = np.isfinite(values)
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(values[ok], [tail, 1 - tail]).tolist() if ok.any() else [UNDEFINED, UNDEFINED]
+    ci = {"low": low, "high": high, "confidence": confidence, "n_samples": n_samples, "seed": seed,
+          "n_undefined": int((~ok).sum())}
+    return dataclasses.replace(point, ci=ci)
+
+
 __all__ = ["UNDEFINED", "Agreement", "ContingencyTable", "DegenerateAgreementWarning", "bennett_s", "cohen_kappa",
-           "confusion_matrix", "kappa_weights", "observed_agreement", "scott_pi", "specific_agreement"]
+           "confusion_matrix", "kappa_weights", "observed_agreement", "scott_pi", "specific_agreement",
+           "table_bootstrap"]

@@ -1,7 +1,8 @@
 """The agreement matrix (GATE's QA summariser) as HTML: annotators on both axes, one page per pair.
 
 :func:`render_matrix_html` draws the matrix of an IAA result
-(:func:`spacy_anno_eval.iaa.pairwise_f`): each cell shows the pair's micro F
+(:func:`spacy_anno_eval.iaa.pairwise_f`, or :func:`~spacy_anno_eval.iaa.pairwise_kappa`
+with Cohen's kappa in the cells): each cell shows the pair's micro F
 and, below it, the macro F over documents; the last two columns hold each
 annotator's mean over its pairs. Cells are coloured on a red (0.0) - white
 (0.5) - green (1.0) scale. Each off-diagonal cell links to the pair's page,
@@ -35,6 +36,15 @@ def cell_colour(value: float | None) -> str:
     return "#" + "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(lo, hi, strict=True))
 
 
+KAPPA_NAMES = {"observed_agreement": "observed agreement", "cohen_kappa": "Cohen's kappa", "scott_pi": "Scott's pi"}
+CONTEXT = 40
+
+
+def _num(value: float | None) -> str:
+    """A coefficient with three decimals; ``n/a`` when undefined."""
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 def pair_file(i: int, j: int) -> str:
     """The file name of the page of annotators ``i`` and ``j`` (positions), ``i < j``."""
     return f"pair-{min(i, j)}-{max(i, j)}.html"
@@ -47,33 +57,84 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
     measure = matrix["measure"]
     title = title or f"Inter-annotator agreement: {len(names)} annotators, {result['n_docs']} documents"
     head = "".join(f"<th>{esc(n)}</th>" for n in names)
+    fmt = _num if result.get("measure") == "kappa" else pct
     rows = []
     for a, name in enumerate(names):
         cells = []
         for b in range(len(names)):
             micro, macro = matrix["micro"][a][b], matrix["macro_docs"][a][b]
-            text = f"{pct(micro)}<br><small>{pct(macro)}</small>" if micro is not None else "n/a"
+            text = f"{fmt(micro)}<br><small>{fmt(macro)}</small>" if micro is not None else "n/a"
             if links and a != b:
                 text = f'<a href="{pair_file(a, b)}">{text}</a>'
             cells.append(f'<td style="background:{cell_colour(micro)}" title="micro / macro over documents">'
                          f"{text}</td>")
         mean_micro, mean_macro = matrix["annotator_mean_micro"][a], matrix["annotator_mean_macro_docs"][a]
-        cells.append(f'<td style="background:{cell_colour(mean_micro)}"><b>{pct(mean_micro)}</b></td>')
-        cells.append(f'<td style="background:{cell_colour(mean_macro)}"><b>{pct(mean_macro)}</b></td>')
+        cells.append(f'<td style="background:{cell_colour(mean_micro)}"><b>{fmt(mean_micro)}</b></td>')
+        cells.append(f'<td style="background:{cell_colour(mean_macro)}"><b>{fmt(mean_macro)}</b></td>')
         rows.append(f"<tr><th>{esc(name)}</th>{''.join(cells)}</tr>")
     mean = result["mean_of_pairs"]
-    summary = " · ".join(f"{esc(m)} F {pct(mean[m]['f'])}" for m in mean)
-    type_rows = "".join(f"<tr><td>{esc(t)}</td>" + "".join(f"<td>{pct(v)}</td>" for v in fs.values()) + "</tr>"
-                        for t, fs in result["per_type"].items())
-    type_head = "".join(f"<th>F {esc(m)}</th>" for m in mean)
-    header = (f'<div class="muted">Pairwise F ({esc(measure)}; micro, and macro over documents below it), '
-              f"mean of pairs: {summary}</div>")
+    if result.get("measure") == "kappa":
+        summary = " · ".join(f"{esc(KAPPA_NAMES[k])} {_num(v)}" for k, v in mean.items())
+        type_head = "".join(f"<th>{esc(KAPPA_NAMES[k])}</th>" for k in mean)
+        type_rows = "".join(f"<tr><td>{esc(t)}</td>" + "".join(f"<td>{_num(v)}</td>" for v in fs.values())
+                            + "</tr>" for t, fs in result["per_type"].items())
+        header = ('<div class="muted">Cohen\'s kappa per pair (mean over types; the mean over documents below '
+                  f"it), mean of pairs: {summary}</div>")
+    else:
+        summary = " · ".join(f"{esc(m)} F {pct(mean[m]['f'])}" for m in mean)
+        type_rows = "".join(f"<tr><td>{esc(t)}</td>" + "".join(f"<td>{pct(v)}</td>" for v in fs.values())
+                            + "</tr>" for t, fs in result["per_type"].items())
+        type_head = "".join(f"<th>F {esc(m)}</th>" for m in mean)
+        header = (f'<div class="muted">Pairwise F ({esc(measure)}; micro, and macro over documents below it), '
+                  f"mean of pairs: {summary}</div>")
     body = (f'<section class="panel"><table class="matrix"><thead><tr><th></th>{head}'
             "<th>mean (micro)</th><th>mean (macro)</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
             f"<h2>Per type (mean of pairs)</h2><table><thead><tr><th>Type</th>{type_head}</tr></thead>"
             f"<tbody>{type_rows}</tbody></table></section>")
     return html_page(title, header, body, css=".matrix td{text-align:center;min-width:5em}.matrix a{color:inherit}")
+
+
+def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
+    """The page of one pair of a ``kappa`` result: per type the figures, the contingency table with specific
+    agreement, the figures per document, and every item the two categorised differently, in context."""
+    a, b = pair["a"], pair["b"]
+    texts = result.get("texts")
+    parts = []
+    for label, f in pair["per_type"].items():
+        cats = f["confusion"]["categories"]
+        head = "".join(f"<th>{esc(c)}</th>" for c in cats)
+        body = "".join(f"<tr><th>{esc(c)}</th>" + "".join(f"<td>{v}</td>" for v in row)
+                       + f"<td>{_num(f['specific_agreement'][c])}</td></tr>"
+                       for c, row in zip(cats, f["confusion"]["matrix"], strict=True))
+        ci = "".join(f" <small>[{_num(f[k + '_ci']['low'])}, {_num(f[k + '_ci']['high'])}]</small>"
+                     if k + "_ci" in f else "" for k in ("cohen_kappa",))
+        figures = (f"{f['n']} items · observed agreement {_num(f['observed_agreement'])} · Cohen's kappa "
+                   f"{_num(f['cohen_kappa'])}{ci} · Scott's pi {_num(f['scott_pi'])}")
+        docs = "".join(f"<tr><td>{esc(d['doc_id'])}</td><td>{d['n']}</td><td>{_num(d['observed_agreement'])}</td>"
+                       f"<td>{_num(d['cohen_kappa'])}</td><td>{_num(d['scott_pi'])}</td></tr>" for d in f["per_doc"])
+        parts.append(f"<h2>{esc(label)}</h2><p>{figures}</p>"
+                     f"<table><thead><tr><th>{esc(a)} \\ {esc(b)}</th>{head}<th>specific agreement</th></tr>"
+                     f"</thead><tbody>{body}</tbody></table>"
+                     "<details><summary>Per document</summary><table><thead><tr><th>Document</th><th>Items</th>"
+                     "<th>Ao</th><th>kappa</th><th>pi</th></tr></thead>"
+                     f"<tbody>{docs}</tbody></table></details>")
+    rows = []
+    for item in result.get("items", {}).get((pair["i"], pair["j"]), []):
+        s, e = item["start"], item["end"]
+        if texts is not None:
+            text = texts[item["doc"]]
+            context = (f"{esc(text[max(0, s - CONTEXT):s])}<mark>{esc(text[s:e])}</mark>"
+                       f"{esc(text[e:e + CONTEXT])}")
+        else:
+            context = f"{s}-{e}"
+        rows.append(f"<tr><td>{esc(item['doc_id'])}</td><td>{esc(item['type'])}</td>"
+                    f"<td>{esc(item['category_a'])}</td><td>{esc(item['category_b'])}</td><td>{context}</td></tr>")
+    parts.append(f"<h2>Disagreements ({len(rows)})</h2><table><thead><tr><th>Document</th><th>Type</th>"
+                 f"<th>{esc(a)}</th><th>{esc(b)}</th><th>In context</th></tr></thead>"
+                 f"<tbody>{''.join(rows)}</tbody></table>")
+    header = f'<div class="muted"><a href="index.html">agreement matrix</a> · {result["n_docs"]} documents</div>'
+    return html_page(f"{a} vs {b}: kappa", header, f'<section class="panel">{"".join(parts)}</section>')
 
 
 def write_matrix_reports(result: dict[str, Any], output_dir: str | os.PathLike) -> dict[str, Path]:
@@ -85,9 +146,12 @@ def write_matrix_reports(result: dict[str, Any], output_dir: str | os.PathLike) 
     names = result["annotators"]
     for pair in result["pairs"]:
         i, j = pair["i"], pair["j"]
-        pages[pair_file(i, j)] = render_html(pair["report"], result["evaluations"].get((i, j)),
-                                             title=f"{names[i]} (key) vs {names[j]} (response)")
+        if result.get("measure") == "kappa":
+            pages[pair_file(i, j)] = render_kappa_pair_html(result, pair)
+        else:
+            pages[pair_file(i, j)] = render_html(pair["report"], result["evaluations"].get((i, j)),
+                                                 title=f"{names[i]} (key) vs {names[j]} (response)")
     return {name: write_text(folder / name, page) for name, page in pages.items()}
 
 
-__all__ = ["cell_colour", "pair_file", "render_matrix_html", "write_matrix_reports"]
+__all__ = ["cell_colour", "pair_file", "render_kappa_pair_html", "render_matrix_html", "write_matrix_reports"]
