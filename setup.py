@@ -34,8 +34,10 @@ setup(
             "krippendorff>=0.6",
             "statsmodels>=0.14",
             "nltk>=3.8",
+            "rdflib>=6",
             "ruff>=0.5",
         ],
+        "owl": ["rdflib>=6"],
     },
     entry_points={
         "console_scripts": ["anno-eval = spacy_anno_eval.cli:main"],

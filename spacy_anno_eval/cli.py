@@ -36,6 +36,9 @@ TYPES_OPT = typer.Option(None, "--types", help="Comma-separated labels to score 
 FEATURES_OPT = typer.Option(None, "--features", help="Comma-separated significant features.")
 BETA_OPT = typer.Option(1.0, "--beta", help="F-beta weight of recall.")
 PAIRING_OPT = typer.Option("optimal", "--pairing", help="optimal (default) or gate (GATE's greedy differ).")
+BDM_OPT = typer.Option(None, "--bdm", help="BDM scores (a file from 'anno-eval bdm' or GATE's) or a taxonomy "
+                                         "(child<TAB>parent, OWL): add BDM-weighted P/R/F.")
+BDM_FEATURE_OPT = typer.Option(None, "--bdm-feature", help="Feature holding the concept (default: the label).")
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -87,11 +90,14 @@ def score(
     scheme: str = typer.Option("auto", "--scheme", help="CoNLL tag scheme: auto, IOB1, IOB2, IOE, IOBES, BILOU."),
     strict_scheme: bool = typer.Option(False, "--strict-scheme",
                                        help="CoNLL: drop ill-formed tag sequences (seqeval strict mode)."),
+    bdm: Path | None = BDM_OPT,
+    bdm_feature: str | None = BDM_FEATURE_OPT,
     json_out: Path | None = typer.Option(None, "--json", help="Write the full report as JSON to this file."),
     per_doc: bool = typer.Option(True, "--per-doc/--no-per-doc", help="Include per-document rows in the JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table."),
 ) -> None:
-    """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval."""
+    """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
+    with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
     from .corpus import write_json
     from .engine import evaluate
     from .errors import AnnoEvalInputError
@@ -106,12 +112,21 @@ def score(
                       features=_split(features), beta=beta, pairing=pairing, min_overlap=min_overlap,
                       zero_division=zero_division, fmt=fmt, reader_options=options)
         report = ev.report(per_doc=per_doc)
+        if bdm is not None:
+            from .measures.augmented import bdm_prf, load_concept_scores
+
+            report["bdm"] = bdm_prf(ev.alignment, load_concept_scores(bdm), feature=bdm_feature, beta=beta,
+                                    zero_division=zero_division)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
         _fail_from(err)
     if not quiet:
         from .report.terminal import print_report
 
         print_report(report)
+        if bdm is not None:
+            typer.echo("BDM-weighted (micro): " + ", ".join(
+                f"{m} P {100 * v['p']:.2f} R {100 * v['r']:.2f} F {100 * v['f']:.2f}"
+                for m, v in report["bdm"]["micro"].items()))
     if json_out is not None:
         write_json(report, json_out)
         if not quiet:
@@ -263,6 +278,8 @@ def iaa(
     fmt: str = FORMAT_OPT,
     beta: float = BETA_OPT,
     bootstrap: int = typer.Option(0, "--bootstrap", help="kappa: bootstrap samples for an interval on kappa and pi."),
+    bdm: Path | None = BDM_OPT,
+    bdm_feature: str | None = BDM_FEATURE_OPT,
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     html_out: Path | None = typer.Option(None, "--html", help="Folder for the agreement matrix (index.html) and "
                                                               "one page per pair."),
@@ -276,6 +293,8 @@ def iaa(
 
     if measure not in ("fmeasure", "kappa"):
         _fail(f"--measure must be fmeasure or kappa, got {measure!r}")
+    if bdm is not None and measure == "kappa":
+        _fail("--bdm weights F-measures (GATE 10.5.3); use it with --measure fmeasure")
     if bootstrap < 0:
         _fail(f"--bootstrap must be >= 0, got {bootstrap}")
     try:
@@ -283,7 +302,13 @@ def iaa(
             result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
                                     bootstrap=bootstrap, seed=seed)
         else:
-            result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus)
+            scores = None
+            if bdm is not None:
+                from .measures.augmented import load_concept_scores
+
+                scores = load_concept_scores(bdm)
+            result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
+                                bdm=scores, bdm_feature=bdm_feature)
         written = {}
         if html_out is not None:
             from .report.matrix import write_matrix_reports
@@ -315,9 +340,39 @@ def iaa(
                 typer.echo(f"warning: {w}", err=True)
         else:
             typer.echo("mean of pairs: " + ", ".join(f"{m} F {100 * mean[m]['f']:.2f}" for m in mean))
+            if "mean_of_pairs_bdm" in result:
+                typer.echo("mean of pairs, BDM-weighted: " + ", ".join(
+                    f"{m} F {100 * v['f']:.2f}" for m, v in result["mean_of_pairs_bdm"].items()))
         if written:
             typer.echo(f"agreement matrix written to {html_out / 'index.html'} ({len(written) - 1} pair pages)",
                        err=True)
+
+
+@app.command()
+def bdm(
+    taxonomy: Path = typer.Argument(..., help="A taxonomy: child<TAB>parent lines (.tsv, .txt), or OWL/RDFS "
+                                              "(.owl, .rdf, .ttl, ...; needs the [owl] extra)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Write the BDM of every pair of concepts here, in GATE's "
+                                                     "line format."),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the pairs as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """Balanced distance metric (Maynard et al. 2006) of every pair of concepts of a taxonomy (GATE 10.6)."""
+    from .corpus import write_json
+    from .errors import AnnoEvalInputError
+    from .measures.bdm import compute_bdm, read_taxonomy, write_bdm_file
+
+    try:
+        tax = read_taxonomy(taxonomy)
+        scores = compute_bdm(tax)
+        write_bdm_file(scores, out)
+        if json_out is not None:
+            write_json({"name": scores.name, "concepts": list(scores.concepts), "pairs": scores.to_rows()},
+                       json_out)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail_from(err)
+    if not quiet:
+        typer.echo(f"{len(scores.concepts)} concepts, {len(scores.to_rows())} pairs written to {out}", err=True)
 
 
 @app.command()

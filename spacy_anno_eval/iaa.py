@@ -78,12 +78,16 @@ def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[s
 
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
-               matrix_measure: str = "strict") -> dict[str, Any]:
+               matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
 
     Returns JSON-ready data (see the module docstring); ``evaluations`` maps
     ``(i, j)`` to the :class:`~spacy_anno_eval.corpus.Evaluation` of each pair
-    for reports (not part of the JSON).
+    for reports (not part of the JSON). With ``bdm`` (BDM scores of concept
+    pairs, :mod:`spacy_anno_eval.measures.bdm`) each pair also gets its
+    BDM-weighted P/R/F (``bdm``, :func:`~spacy_anno_eval.measures.augmented.bdm_prf`;
+    the concept is the label, or the feature ``bdm_feature``) and the result
+    ``mean_of_pairs_bdm`` (GATE 10.5.3).
     """
     from .engine import evaluate, load
 
@@ -107,6 +111,10 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
         ev, report = compare(names[i], names[j])
         evaluations[(i, j)] = ev
         pairs.append({"a": names[i], "b": names[j], "i": i, "j": j, "report": report})
+        if bdm is not None:
+            from .measures.augmented import bdm_prf
+
+            pairs[-1]["bdm"] = bdm_prf(ev.alignment, bdm, feature=bdm_feature, beta=beta)
     n = len(names)
     micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
     macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
@@ -138,6 +146,9 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
         "pairs": pairs,
         "evaluations": evaluations,
     }
+    if bdm is not None:
+        out["mean_of_pairs_bdm"] = {m: {k: sum(p["bdm"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"}
+                                    for m in MODES}
     if consensus:
         out["consensus"] = {"set": consensus, "annotators": {}}
         for a in names:
