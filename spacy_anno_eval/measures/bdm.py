@@ -398,16 +398,21 @@ def read_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
     return read_tsv_taxonomy(p, name=name)
 
 
-def read_tsv_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
-    """A taxonomy from a text file of ``child<TAB>parent`` lines (see :func:`read_taxonomy`)."""
-    p = Path(path)
+def _read_text(p: Path, what: str) -> str:
+    """The UTF-8 text of ``p`` (a BOM dropped); a one-line error naming the file otherwise."""
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        return p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise AnnoEvalInputError(f"{p}: no such file") from None
     except UnicodeDecodeError as err:
         raise AnnoEvalInputError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start}); "
-                                 "save the taxonomy as UTF-8") from None
+                                 f"save {what} as UTF-8") from None
+
+
+def read_tsv_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
+    """A taxonomy from a text file of ``child<TAB>parent`` lines (see :func:`read_taxonomy`)."""
+    p = Path(path)
+    text = _read_text(p, "the taxonomy")
     edges: list[tuple[str, str | None, str | None]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -778,12 +783,7 @@ def read_bdm_file(path: str | os.PathLike) -> BDMScores:
     listed twice (in either order) must have the same BDM.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise AnnoEvalInputError(f"{p}: no such file") from None
-    except UnicodeDecodeError as err:
-        raise AnnoEvalInputError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    text = _read_text(p, "the BDM file")
     name = p.stem
     pairs: list[BDMPair] = []
     seen: dict[tuple[str, str], tuple[int, float]] = {}
