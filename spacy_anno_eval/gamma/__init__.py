@@ -1,0 +1,15 @@
+"""The γ family of unitizing agreement: γ, γcat and γk (Mathet, Widlöcher & Métivier 2015; Mathet 2017).
+
+- :mod:`.continuum`: the units of every annotator (annotator, start, end, category) and their readers;
+- :mod:`.dissimilarity`: positional, categorical and combined dissimilarities;
+- :mod:`.alignment`: the exact best (minimum-disorder) alignment;
+- :mod:`.sampling`: random continua for the expected disorder;
+- :mod:`.measure`: γ, γcat, γk with their confidence interval;
+- :mod:`.cst`: the Corpus Shuffling Tool (Mathet et al. 2012).
+
+Nothing here is imported by spaCy's registry: the package stays light.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

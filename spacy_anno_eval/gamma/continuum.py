@@ -1,0 +1,103 @@
+"""A continuum: every annotator's units on one axis (characters, tokens or seconds).
+
+A unit is ``(annotator, start, end, category)`` with ``start < end``. A
+:class:`Continuum` holds all units as numpy columns, sorted by annotator,
+then ``(start, end, category)`` — the order pygamma-agreement and the DKPro
+fixtures number units in (``unit index`` = position within its annotator).
+Annotators and categories are integer codes into ``annotators`` and
+``categories`` (both sorted, as pygamma sorts them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import AnnoEvalInputError
+
+
+@dataclass
+class Continuum:
+    """Units as columns; see the module docstring.
+
+    ``annotator[i]`` indexes ``annotators``, ``category[i]`` indexes
+    ``categories``; ``start`` / ``end`` are floats. Rows are sorted by
+    (annotator, start, end, category name).
+    """
+
+    annotator: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    category: np.ndarray
+    annotators: list[str]
+    categories: list[str]
+
+    def __post_init__(self) -> None:
+        self.annotator = np.asarray(self.annotator, dtype=np.int64)
+        self.start = np.asarray(self.start, dtype=np.float64)
+        self.end = np.asarray(self.end, dtype=np.float64)
+        self.category = np.asarray(self.category, dtype=np.int64)
+        n = len(self.annotator)
+        if not (len(self.start) == len(self.end) == len(self.category) == n):
+            raise ValueError("Continuum columns must have the same length")
+        if n:
+            cat_rank = np.argsort(np.argsort(np.asarray(self.categories, dtype=object)))
+            order = np.lexsort((cat_rank[self.category], self.end, self.start, self.annotator))
+            if not np.array_equal(order, np.arange(n)):
+                self.annotator, self.start, self.end, self.category = (
+                    self.annotator[order], self.start[order], self.end[order], self.category[order])
+
+    @classmethod
+    def from_units(cls, units: Iterable[tuple[str, float, float, str]],
+                   annotators: Sequence[str] | None = None, source: str = "") -> Continuum:
+        """From ``(annotator, start, end, category)`` tuples; ``annotators`` may add annotators without units
+        (and fixes nothing else: codes are always sorted names). Raise on ``start >= end``."""
+        rows = list(units)
+        for k, (ann, s, e, _) in enumerate(rows):
+            if not float(s) < float(e):
+                raise AnnoEvalInputError(f"{source or 'continuum'}: unit {k + 1} of annotator {ann!r} has start "
+                                         f"{s} >= end {e}; a unit needs start < end")
+        names = sorted(set(annotators or ()) | {str(r[0]) for r in rows})
+        cats = sorted({str(r[3]) for r in rows})
+        a_index = {a: i for i, a in enumerate(names)}
+        c_index = {c: i for i, c in enumerate(cats)}
+        return cls(np.array([a_index[str(r[0])] for r in rows], dtype=np.int64),
+                   np.array([float(r[1]) for r in rows]), np.array([float(r[2]) for r in rows]),
+                   np.array([c_index[str(r[3])] for r in rows], dtype=np.int64), names, cats)
+
+    def __len__(self) -> int:
+        return len(self.annotator)
+
+    @property
+    def n_annotators(self) -> int:
+        return len(self.annotators)
+
+    def sizes(self) -> np.ndarray:
+        """Number of units of each annotator."""
+        return np.bincount(self.annotator, minlength=self.n_annotators)
+
+    def offsets(self) -> np.ndarray:
+        """Row of each annotator's first unit (length ``n_annotators + 1``)."""
+        return np.concatenate([[0], np.cumsum(self.sizes())]).astype(np.int64)
+
+    def mean_units_per_annotator(self) -> float:
+        return len(self) / self.n_annotators if self.n_annotators else 0.0
+
+    def units(self) -> list[tuple[str, float, float, str]]:
+        """``(annotator, start, end, category)`` tuples in row order."""
+        return [(self.annotators[a], s, e, self.categories[c]) for a, s, e, c in
+                zip(self.annotator.tolist(), self.start.tolist(), self.end.tolist(), self.category.tolist(),
+                    strict=True)]
+
+    def category_names(self) -> np.ndarray:
+        return np.asarray(self.categories, dtype=object)[self.category] if len(self) else np.zeros(0, object)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"annotators": list(self.annotators), "categories": list(self.categories),
+                "units": [list(u) for u in self.units()]}
+
+
+__all__ = ["Continuum"]

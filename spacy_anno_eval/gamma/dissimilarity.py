@@ -1,0 +1,108 @@
+"""Dissimilarities between units of a continuum (Mathet, Widlöcher & Métivier 2015, section 4.2).
+
+For units ``u = (s_u, e_u, c_u)`` and ``v`` of two different annotators::
+
+    d_pos(u, v) = ((|s_u - s_v| + |e_u - e_v|) / ((e_u - s_u) + (e_v - s_v)))^2 * Δ∅
+    d_cat(u, v) = M[c_u, c_v] * Δ∅
+    d(u, v)     = α d_pos(u, v) + β d_cat(u, v)
+    d(u, ∅) = d(∅, ∅) = Δ∅
+
+``M`` is 0 on the diagonal: ``absolute`` (1 off the diagonal), ``ordinal``
+(``|p_i - p_j| / max(1, max |p_i - p_j|)`` with positions ``p`` = the rank of
+each category, or given values), ``numeric`` (the categories read as
+numbers, same formula) or a user matrix over the sorted categories. These are
+the conventions of pygamma-agreement 0.5.9 (PositionalSporadicDissimilarity,
+Absolute/Ordinal/Numerical/PrecomputedCategoricalDissimilarity,
+CombinedCategoricalDissimilarity; ../shared/data/REFERENCE.md section 4),
+including ``d(∅, ∅) = Δ∅``: in a unitary alignment every annotator pair with
+an empty side counts Δ∅, so a unit left alone costs exactly Δ∅.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import AnnoEvalInputError
+
+CATEGORICAL = ("absolute", "ordinal", "numeric")
+
+
+@dataclass(frozen=True)
+class Dissimilarity:
+    """The combined dissimilarity ``α d_pos + β d_cat`` with empty-unit cost ``delta_empty`` (Δ∅).
+
+    ``categorical``: ``"absolute"`` (default), ``"ordinal"``, ``"numeric"``,
+    or a square matrix (nested lists or an array) over the continuum's sorted
+    categories, 0 on the diagonal. ``category_values``: for ``"ordinal"``,
+    the position of each category (sorted order), default 0, 1, 2, ...
+    """
+
+    alpha: float = 1.0
+    beta: float = 1.0
+    delta_empty: float = 1.0
+    categorical: Any = "absolute"
+    category_values: Sequence[float] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        for name in ("alpha", "beta", "delta_empty"):
+            value = getattr(self, name)
+            if not np.isfinite(value) or value < 0:
+                raise AnnoEvalInputError(f"{name} must be a finite number >= 0, got {value!r}")
+        if self.delta_empty == 0:
+            raise AnnoEvalInputError("delta_empty must be > 0 (the cost of leaving a unit unaligned)")
+        if isinstance(self.categorical, str) and self.categorical not in CATEGORICAL:
+            raise AnnoEvalInputError(f"categorical dissimilarity must be one of {', '.join(CATEGORICAL)} or a "
+                                     f"matrix, got {self.categorical!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        cat = self.categorical if isinstance(self.categorical, str) else np.asarray(self.categorical).tolist()
+        return {"alpha": self.alpha, "beta": self.beta, "delta_empty": self.delta_empty, "categorical": cat}
+
+    def positional(self, s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray) -> np.ndarray:
+        """``d_pos`` elementwise (Δ∅ included, α not)."""
+        ratio = (np.abs(s1 - s2) + np.abs(e1 - e2)) / ((e1 - s1) + (e2 - s2))
+        return ratio * ratio * self.delta_empty
+
+    def category_matrix(self, categories: Sequence[str]) -> np.ndarray:
+        """``M * Δ∅`` over ``categories`` (sorted names, as in a :class:`Continuum`)."""
+        q = len(categories)
+        if not isinstance(self.categorical, str):
+            m = np.asarray(self.categorical, dtype=float)
+            if m.shape != (q, q):
+                raise AnnoEvalInputError(f"the categorical matrix must be {q} x {q} (categories {list(categories)}, "
+                                         f"sorted), got shape {m.shape}")
+            if not np.isfinite(m).all() or (m < 0).any() or np.diagonal(m).any():
+                raise AnnoEvalInputError("the categorical matrix must be finite, >= 0 and 0 on the diagonal")
+        elif self.categorical == "absolute":
+            m = 1.0 - np.eye(q)
+        else:
+            if self.categorical == "numeric":
+                try:
+                    p = np.array([float(c) for c in categories])
+                except ValueError as err:
+                    raise AnnoEvalInputError(f"numeric categorical dissimilarity needs numbers as categories: "
+                                             f"{err}") from None
+            elif self.category_values is not None:
+                p = np.asarray(self.category_values, dtype=float)
+                if p.shape != (q,):
+                    raise AnnoEvalInputError(f"category_values needs one value per category ({q}), got {len(p)}")
+            else:
+                p = np.arange(q, dtype=float)
+            m = np.abs(p[:, None] - p[None, :])
+            m = m / max(1.0, float(m.max()) if q else 1.0)
+        return m * self.delta_empty
+
+    def pairs(self, continuum: Any, i: np.ndarray, j: np.ndarray, cat: np.ndarray | None = None) -> np.ndarray:
+        """``d(u_i, u_j)`` for rows ``i`` and ``j`` of ``continuum`` (``cat``: its category matrix, if at hand)."""
+        c = continuum
+        if cat is None:
+            cat = self.category_matrix(c.categories)
+        pos = self.positional(c.start[i], c.end[i], c.start[j], c.end[j]) if self.alpha else 0.0
+        return self.alpha * pos + self.beta * cat[c.category[i], c.category[j]]
+
+
+__all__ = ["CATEGORICAL", "Dissimilarity"]
