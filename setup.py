@@ -35,6 +35,7 @@ setup(
             "statsmodels>=0.14",
             "nltk>=3.8",
             "rdflib>=6",
+            "pygamma-agreement==0.5.9",
             "ruff>=0.5",
         ],
         "owl": ["rdflib>=6"],

@@ -376,6 +376,64 @@ def bdm(
 
 
 @app.command()
+def gamma(
+    source: Path = typer.Argument(..., help="Units: CSV (annotator,category,start,end), DKPro/pygamma fixture JSON, "
+                                            "Praat TextGrid, ELAN .eaf, or a DocBin with --sets."),
+    alpha: float = typer.Option(1.0, "--alpha", help="Weight of the positional dissimilarity."),
+    beta: float = typer.Option(1.0, "--beta", help="Weight of the categorical dissimilarity."),
+    delta_empty: float = typer.Option(1.0, "--delta-empty", help="Cost of a unit left unaligned (Δ∅)."),
+    categorical: str = typer.Option("absolute", "--categorical", help="absolute, ordinal or numeric categories."),
+    sampler: str = typer.Option("statistical", "--sampler", help="Random continua: statistical or shuffle."),
+    samples: int = typer.Option(30, "--samples", help="Least number of random continua."),
+    precision: float | None = typer.Option(None, "--precision", help="Sample until the expected disorder is known "
+                                                                     "within this relative error (e.g. 0.02)."),
+    max_samples: int = typer.Option(1000, "--max-samples", help="Most random continua."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random continua."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Processes for the random continua (-1: all cores; "
+                                                               "default: all cores for 2,000 units or more)."),
+    empty_pairs: str = typer.Option("ignore", "--empty-pairs", help="γcat/γk: ignore pairs with an empty unit "
+                                                                    "(Mathet 2017) or count them (pygamma)."),
+    sets: str | None = typer.Option(None, "--sets", help="DocBin: one span set per annotator, "
+                                                         "'spans:ann1;spans:ann2'."),
+    unit: str = typer.Option("char", "--unit", help="DocBin positions: char or token."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write γ, γcat, γk, disorders, the interval and the "
+                                                              "alignment as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """γ, γcat and γk (Mathet et al. 2015; Mathet 2017): unitizing agreement from the exact best alignment."""
+    import sys
+
+    from .corpus import write_json
+    from .errors import AnnoEvalInputError
+    from .gamma.dissimilarity import Dissimilarity
+    from .gamma.measure import gamma as compute_gamma
+
+    try:
+        dissim = Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical)
+        result = compute_gamma(str(source), dissimilarity=dissim, sampler=sampler, n_samples=samples,
+                               precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
+                               empty_pairs=empty_pairs, sets=sets, unit=unit,
+                               progress=not quiet and sys.stderr.isatty())
+        if json_out is not None:
+            write_json(result.to_dict(), json_out)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail_from(err)
+    if not quiet:
+        def num(v: float | None) -> str:
+            return "NA" if v is None else f"{v:.4f}"
+
+        ci = result.ci
+        typer.echo(f"gamma      {num(result.gamma)}  [{num(ci['low'])}, {num(ci['high'])}] "
+                   f"({100 * ci['confidence']:.0f} %, {result.n_samples} samples)")
+        typer.echo(f"gamma-cat  {num(result.gamma_cat)}")
+        typer.echo("gamma-k    " + ", ".join(f"{k} {num(v)}" for k, v in result.gamma_k.items()))
+        typer.echo(f"disorder   observed {result.observed_disorder:.6f}, expected {result.expected_disorder:.6f}; "
+                   f"{result.n_unitary_alignments} unitary alignments")
+        for w in result.warnings:
+            typer.echo(f"warning: {w}", err=True)
+
+
+@app.command()
 def benchmark(
     mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),
     directory: Path = typer.Argument(..., help="Benchmark folder holding clean/, marked/ and processed/."),

@@ -7,9 +7,14 @@
 - :mod:`.measure`: γ, γcat, γk with their confidence interval;
 - :mod:`.cst`: the Corpus Shuffling Tool (Mathet et al. 2012).
 
-Nothing here is imported by spaCy's registry: the package stays light.
+``gamma(data, sets=...)`` takes a :class:`~.continuum.Continuum`, a file
+path or spaCy Docs. Nothing here is imported by spaCy's registry.
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .continuum import Continuum
+from .dissimilarity import Dissimilarity
+from .measure import GammaResult, gamma
+
+__all__ = ["Continuum", "Dissimilarity", "GammaResult", "gamma"]

@@ -27,10 +27,10 @@ packing; the units left out stand alone):
   exactly per connected component (``scipy.optimize.linear_sum_assignment``);
 - more: the candidates are the cliques of the candidate-pair graph (one unit
   per annotator); those that share no unit with another are taken outright;
-  the rest is a weighted set packing solved exactly with HiGHS: its linear
+  the rest is a weighted set packing solved exactly with HiGHS: a binary
+  program (``scipy.optimize.milp``, zero gap) when small; else its linear
   relaxation first (``scipy.optimize.linprog``), whose integral components are
-  optimal as they stand, then one binary program (``scipy.optimize.milp``,
-  zero gap) per component left fractional.
+  optimal as they stand, then each component left fractional on its own.
 
 Ties: a unitary alignment whose saving is exactly 0 (grouping its units
 costs what leaving them alone costs) is a candidate too, as in
@@ -274,9 +274,11 @@ def _unit_matrix(members: np.ndarray) -> Any:
 
 
 #: up to this many conflicting candidates, one binary program; above, the LP relaxation first
-MILP_DIRECT = 300
-#: components of at most this many candidates are solved by branch and bound here (no solver start-up)
+MILP_DIRECT = 1000
+#: fractional components of at most this many candidates: branch and bound here (no solver start-up)
 SMALL_COMPONENT = 40
+#: in small problems, components of at most this many candidates: branch and bound here
+TINY_COMPONENT = 12
 
 
 def _small_packing(members: np.ndarray, saving: np.ndarray) -> np.ndarray:
@@ -313,8 +315,7 @@ def _small_packing(members: np.ndarray, saving: np.ndarray) -> np.ndarray:
         lone, t = 0, rest
         while t:
             low = t & -t
-            v = low.bit_length() - 1
-            if not nbr[v] & rest:
+            if not nbr[low.bit_length() - 1] & rest:
                 lone |= low
             t ^= low
         if lone:
@@ -338,6 +339,8 @@ def _small_packing(members: np.ndarray, saving: np.ndarray) -> np.ndarray:
 
     solve((1 << m) - 1, 0, 0.0)
     return np.array([t for t in range(m) if best[1] >> t & 1], dtype=np.int64)
+
+
 #: x within this of 0 or 1 counts as integral in the LP relaxation
 _INTEGRAL = 1e-6
 
@@ -345,13 +348,15 @@ _INTEGRAL = 1e-6
 def _pack(n_units: int, members: np.ndarray, saving: np.ndarray) -> np.ndarray:
     """Indices of a maximum-saving set of candidates that share no unit (weighted set packing).
 
-    Candidates that share no unit with another are taken. The others form
-    independent components (candidates linked by shared units). Small
-    problems go to one binary program. Large ones are solved as a linear
-    program first: where the LP optimum is integral on a component it is an
-    optimal packing of that component (the LP splits into components); each
-    component left fractional is solved exactly on its own: by branch and
-    bound here when small, else by a binary program.
+    Candidates that share no unit with another are taken. Up to
+    :data:`MILP_DIRECT` others: components (candidates linked by shared
+    units) of at most :data:`TINY_COMPONENT` by branch and bound, the rest in
+    one binary program. Beyond, the linear
+    relaxation is solved first: it splits into independent components
+    (candidates linked by shared units), and where its optimum is integral on
+    a component that is an optimal packing of the component; each component
+    left fractional is solved exactly on its own (branch and bound here when
+    small, else a binary program).
     """
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
@@ -365,34 +370,44 @@ def _pack(n_units: int, members: np.ndarray, saving: np.ndarray) -> np.ndarray:
     free = ~conflict.any(axis=1)
     chosen = [np.flatnonzero(free)]
     hard = np.flatnonzero(~free)
-    if len(hard) <= MILP_DIRECT:
-        if len(hard):
-            chosen.append(hard[_milp(members[hard], saving[hard])])
-        return np.concatenate(chosen)
-    sub = members[hard]
-    a = _unit_matrix(sub)
-    res = linprog(-saving[hard], A_ub=a, b_ub=np.ones(a.shape[0]), bounds=(0, 1), method="highs")
-    if res.x is None:
-        raise RuntimeError(f"the best-alignment relaxation was not solved: {res.message}")
-    x = res.x
-    # components of the candidates: linked through the units they share
+    if not len(hard):
+        return chosen[0]
+    sub, sub_saving = members[hard], saving[hard]
     r, col = np.nonzero(sub >= 0)
-    n_rows = a.shape[0]
     _, unit_row = np.unique(sub[r, col], return_inverse=True)
+    n_rows = int(unit_row.max()) + 1
     graph = coo_matrix((np.ones(len(r)), (unit_row.reshape(-1), n_rows + r)),
                        shape=(n_rows + len(sub), n_rows + len(sub)))
     comp = connected_components(graph, directed=False)[1][n_rows:]
+    order = np.argsort(comp, kind="stable")
+    bounds = np.searchsorted(comp[order], np.arange(comp.max() + 2))
+    if len(hard) <= MILP_DIRECT:
+        # few: tiny components by branch and bound, the rest in one binary program
+        sizes = np.diff(bounds)
+        rest = []
+        for c in np.flatnonzero(sizes).tolist():
+            idx = order[bounds[c]:bounds[c + 1]]
+            if len(idx) <= TINY_COMPONENT:
+                chosen.append(hard[idx[_small_packing(sub[idx], sub_saving[idx])]])
+            else:
+                rest.append(idx)
+        if rest:
+            idx = np.concatenate(rest)
+            chosen.append(hard[idx[_milp(sub[idx], sub_saving[idx])]])
+        return np.concatenate(chosen)
+    a = _unit_matrix(sub)
+    res = linprog(-sub_saving, A_ub=a, b_ub=np.ones(a.shape[0]), bounds=(0, 1), method="highs")
+    if res.x is None:
+        raise RuntimeError(f"the best-alignment relaxation was not solved: {res.message}")
+    x = res.x
     fractional = (x > _INTEGRAL) & (x < 1 - _INTEGRAL)
     bad = np.zeros(comp.max() + 1, dtype=bool)
     bad[comp[fractional]] = True
-    settled = ~bad[comp]
-    chosen.append(hard[settled & (x > 0.5)])
-    order = np.argsort(comp, kind="stable")
-    bounds = np.searchsorted(comp[order], np.arange(comp.max() + 2))
+    chosen.append(hard[~bad[comp] & (x > 0.5)])
     for c in np.flatnonzero(bad).tolist():
         idx = order[bounds[c]:bounds[c + 1]]
         solver = _small_packing if len(idx) <= SMALL_COMPONENT else _milp
-        chosen.append(hard[idx[solver(sub[idx], saving[hard][idx])]])
+        chosen.append(hard[idx[solver(sub[idx], sub_saving[idx])]])
     return np.concatenate(chosen)
 
 

@@ -36,9 +36,11 @@ class Dissimilarity:
     """The combined dissimilarity ``α d_pos + β d_cat`` with empty-unit cost ``delta_empty`` (Δ∅).
 
     ``categorical``: ``"absolute"`` (default), ``"ordinal"``, ``"numeric"``,
-    or a square matrix (nested lists or an array) over the continuum's sorted
-    categories, 0 on the diagonal. ``category_values``: for ``"ordinal"``,
-    the position of each category (sorted order), default 0, 1, 2, ...
+    or a square matrix (nested lists or an array), 0 on the diagonal.
+    ``category_values``: for ``"ordinal"``, the position of each category,
+    default 0, 1, 2, ... ``category_names`` names the rows of the matrix and
+    the entries of ``category_values`` (default: the continuum's categories,
+    sorted); a continuum may then use any subset of them.
     """
 
     alpha: float = 1.0
@@ -46,6 +48,7 @@ class Dissimilarity:
     delta_empty: float = 1.0
     categorical: Any = "absolute"
     category_values: Sequence[float] | None = field(default=None)
+    category_names: Sequence[str] | None = field(default=None)
 
     def __post_init__(self) -> None:
         for name in ("alpha", "beta", "delta_empty"):
@@ -60,7 +63,10 @@ class Dissimilarity:
 
     def to_dict(self) -> dict[str, Any]:
         cat = self.categorical if isinstance(self.categorical, str) else np.asarray(self.categorical).tolist()
-        return {"alpha": self.alpha, "beta": self.beta, "delta_empty": self.delta_empty, "categorical": cat}
+        out = {"alpha": self.alpha, "beta": self.beta, "delta_empty": self.delta_empty, "categorical": cat}
+        if self.category_names is not None:
+            out["category_names"] = list(self.category_names)
+        return out
 
     def positional(self, s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray) -> np.ndarray:
         """``d_pos`` elementwise (Δ∅ included, α not)."""
@@ -69,12 +75,17 @@ class Dissimilarity:
 
     def category_matrix(self, categories: Sequence[str]) -> np.ndarray:
         """``M * Δ∅`` over ``categories`` (sorted names, as in a :class:`Continuum`)."""
-        q = len(categories)
+        names = list(self.category_names) if self.category_names is not None else list(categories)
+        missing = [c for c in categories if c not in names]
+        if missing:
+            raise AnnoEvalInputError(f"categories {missing} are not in category_names {names}")
+        q = len(names)
         if not isinstance(self.categorical, str):
             m = np.asarray(self.categorical, dtype=float)
             if m.shape != (q, q):
-                raise AnnoEvalInputError(f"the categorical matrix must be {q} x {q} (categories {list(categories)}, "
-                                         f"sorted), got shape {m.shape}")
+                raise AnnoEvalInputError(f"the categorical matrix must be {q} x {q} (categories {names}"
+                                         f"{'' if self.category_names is not None else ', sorted'}), got shape "
+                                         f"{m.shape}")
             if not np.isfinite(m).all() or (m < 0).any() or np.diagonal(m).any():
                 raise AnnoEvalInputError("the categorical matrix must be finite, >= 0 and 0 on the diagonal")
         elif self.categorical == "absolute":
@@ -82,7 +93,7 @@ class Dissimilarity:
         else:
             if self.categorical == "numeric":
                 try:
-                    p = np.array([float(c) for c in categories])
+                    p = np.array([float(c) for c in names])
                 except ValueError as err:
                     raise AnnoEvalInputError(f"numeric categorical dissimilarity needs numbers as categories: "
                                              f"{err}") from None
@@ -94,7 +105,8 @@ class Dissimilarity:
                 p = np.arange(q, dtype=float)
             m = np.abs(p[:, None] - p[None, :])
             m = m / max(1.0, float(m.max()) if q else 1.0)
-        return m * self.delta_empty
+        index = [names.index(c) for c in categories]
+        return m[np.ix_(index, index)] * self.delta_empty
 
     def pairs(self, continuum: Any, i: np.ndarray, j: np.ndarray, cat: np.ndarray | None = None) -> np.ndarray:
         """``d(u_i, u_j)`` for rows ``i`` and ``j`` of ``continuum`` (``cat``: its category matrix, if at hand)."""

@@ -54,6 +54,8 @@ from .dissimilarity import Dissimilarity
 from .sampling import make_sampler, sample_seeds
 
 EMPTY_PAIRS = ("ignore", "pygamma")
+#: from this many units on, samples run in parallel processes by default
+PARALLEL_UNITS = 2000
 
 
 @dataclass
@@ -214,9 +216,9 @@ def _ratio(observed: float, expected: float) -> float:
 def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float | None = None,
           beta: float | None = None, delta_empty: float | None = None, sampler: str = "statistical",
           n_samples: int = 30, precision: float | None = None, max_samples: int = 1000, confidence: float = 0.95,
-          seed: int = 0, n_jobs: int = 1, empty_pairs: str = "ignore", sets: Sequence[str] | str | None = None,
-          unit: str = "char", reference_annotators: list[str] | None = None, progress: bool = False
-          ) -> GammaResult:
+          seed: int = 0, n_jobs: int | None = None, empty_pairs: str = "ignore",
+          sets: Sequence[str] | str | None = None, unit: str = "char",
+          reference_annotators: list[str] | None = None, progress: bool = False) -> GammaResult:
     """γ, γcat and γk of ``data``: a :class:`Continuum`, a path (CSV, fixture JSON, TextGrid, EAF, DocBin) or
     spaCy Docs with ``sets`` (one span set per annotator, e.g. ``["spans:ann1", "spans:ann2"]``).
 
@@ -225,7 +227,9 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     given. ``sampler``: ``statistical`` or ``shuffle``. ``precision``
     (relative, e.g. 0.02): sample until ``δ_e`` is known within it (see the
     module docstring). ``n_jobs``: processes for the samples (``-1``: all
-    cores). ``reference_annotators``: sample chance from these annotators only.
+    cores; ``None``: all cores from :data:`PARALLEL_UNITS` units on, else one,
+    as starting processes costs more than small samples).
+    ``reference_annotators``: sample chance from these annotators only.
     """
     continuum = _as_continuum(data, sets, unit)
     if dissimilarity is None:
@@ -239,6 +243,8 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
         raise AnnoEvalInputError(f"precision must be in (0, 1), e.g. 0.02 for 2 %, got {precision}")
     if not 0 < confidence < 1:
         raise AnnoEvalInputError(f"confidence must be in (0, 1), got {confidence}")
+    if n_jobs is None:
+        n_jobs = -1 if len(continuum) >= PARALLEL_UNITS else 1
     if n_jobs == -1:
         n_jobs = os.cpu_count() or 1
     n_jobs = max(1, int(n_jobs))
