@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="processes for our random continua (default: "
                                                                 "all cores from 2,000 units on)")
     parser.add_argument("--samples", type=int, default=30)
-    parser.add_argument("--pygamma-max", type=int, default=100,
+    parser.add_argument("--pygamma-max", type=int, default=150,
                         help="generated continua: run pygamma only up to this many units per annotator")
     parser.add_argument("--no-files", action="store_true", help="skip 3by100 and 2by1000")
     args = parser.parse_args()

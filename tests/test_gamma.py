@@ -359,3 +359,15 @@ def test_cli_gamma_and_docs(tmp_path):
     bad = CliRunner().invoke(app, ["gamma", str(shared_file("pygamma_tests_data", "AlexPaulSuzan.csv")),
                                    "--precision", "2"])
     assert bad.exit_code == 2
+
+
+def test_one_unit_edge_case_differs_from_pygamma_on_purpose():
+    """pygamma test_edge_case.py: 2 annotators, one unit ('15' on [0, 10]): γ <= 0, and pygamma says γcat = 1
+    and γk('15') = 1. With no pair of aligned units there is no categorial evidence at all: we report None (NA)
+    and a warning instead of a perfect score."""
+    c = Continuum.from_units([("a", 0, 10, "15")], annotators=["b"])
+    r = gamma(c, n_samples=10, seed=0)
+    assert r.observed_disorder == pytest.approx(2.0)  # Δ∅ / (1 unit / 2 annotators)
+    assert r.gamma <= 0
+    assert r.gamma_cat is None and r.gamma_k == {"15": None}
+    assert any("gamma_cat" in w for w in r.warnings)

@@ -36,7 +36,9 @@ Ties: a unitary alignment whose saving is exactly 0 (grouping its units
 costs what leaving them alone costs) is a candidate too, as in
 pygamma-agreement; after the optimal packing, such candidates whose units
 were all left alone are added (in document order), so that equal disorder
-prefers grouping. The solver runs with a zero optimality gap.
+prefers grouping. Among alignments of equal disorder that differ otherwise,
+the choice is the solver's (deterministic for a given input). The solver
+runs with a zero optimality gap.
 """
 
 from __future__ import annotations
