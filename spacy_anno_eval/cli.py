@@ -433,6 +433,81 @@ def gamma(
             typer.echo(f"warning: {w}", err=True)
 
 
+def _write_alignment_report(folder: Path, rows: list[dict[str, Any]], data: dict[str, Any]) -> None:
+    """``scores.json``, ``alignment.tsv`` and ``alignment.jsonl`` in ``folder``, each written atomically."""
+    import json
+
+    from .atomic import write_text
+
+    columns = list(rows[0]) if rows else ["doc", "status"]
+
+    def cell(v: Any) -> str:
+        return "" if v is None else str(v).replace("\t", " ").replace("\n", " ")
+
+    tsv = "\t".join(columns) + "\n" + "".join("\t".join(cell(r.get(c)) for c in columns) + "\n" for r in rows)
+    jsonl = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    pages = {"scores.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n", "alignment.tsv": tsv,
+             "alignment.jsonl": jsonl}
+    for name, text in pages.items():
+        write_text(folder / name, text)
+
+
+@app.command()
+def align(
+    key: Path = KEY_ARG,
+    response: Path = typer.Argument(..., help="Response corpus (any format), or a mentions JSONL file."),
+    fmt: str = FORMAT_OPT,
+    key_set: str = KEY_SET_OPT,
+    response_set: str | None = RESPONSE_SET_OPT,
+    level: str = typer.Option("offset", "--level", help="offset, section or order (no positions)."),
+    algorithm: str = typer.Option("greedy", "--algorithm", help="optimal (offsets), greedy (MUC) or dp."),
+    match: str = typer.Option("inclusive", "--match", help="strict or inclusive (partial matches)."),
+    gap_penalty: float = typer.Option(1.0, "--gap-penalty", help="DP: cost of aligning an annotation to a gap."),
+    split: str = typer.Option("first-partial-rest-spurious", "--split",
+                              help="One key, several partial responses: first-<correct|partial>-rest-"
+                                   "<correct|partial|incorrect|spurious>."),
+    merge: str = typer.Option("first-partial-rest-missing", "--merge",
+                              help="One response, several partial keys: first-<correct|partial>-rest-"
+                                   "<correct|partial|incorrect|missing>."),
+    section: str | None = typer.Option(None, "--section", help="section level: the feature naming the section."),
+    anchor_text: bool = typer.Option(False, "--anchor-text", help="order level: place mentions at the next "
+                                                                  "occurrence of their text."),
+    report: Path | None = typer.Option(None, "--report", help="Folder for scores.json, alignment.tsv and "
+                                                              "alignment.jsonl."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """ANNALIST alignment and scoring: by offsets, section or order; greedy or DP; split/merge policies."""
+    from .align.annalist import MERGE_REST, SPLIT_REST, Settings, align_mentions, parse_policy, scores
+    from .errors import AnnoEvalInputError
+    from .io.mentions import read_mentions
+
+    try:
+        settings = Settings(level=level, algorithm=algorithm, match=match, gap_penalty=gap_penalty,
+                            split=parse_policy(split, SPLIT_REST, "split"),
+                            merge=parse_policy(merge, MERGE_REST, "merge"), anchor_text=anchor_text)
+        if gap_penalty < 0:
+            raise AnnoEvalInputError(f"--gap-penalty must be >= 0, got {gap_penalty}")
+        keys, texts = read_mentions(key, key_set, fmt, section)
+        resps, _ = read_mentions(response, response_set or key_set, fmt, section)
+        decisions = align_mentions(keys, resps, settings, texts)
+        result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
+                               "split": split, "merge": merge, "anchor_text": anchor_text},
+                  "entities": scores(decisions)}
+        rows = [d.to_row() for d in decisions]
+        if report is not None:
+            _write_alignment_report(report, rows, result)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail_from(err)
+    if not quiet:
+        typer.echo(f"{'name':<16}{'POS':>6}{'ACT':>6}{'COR':>6}{'PAR':>6}{'INC':>6}{'MIS':>6}{'SPU':>6}"
+                   f"{'REC':>8}{'PRE':>8}{'F':>8}")
+        for name, f in result["entities"]["collection"].items():
+            typer.echo(f"{name[:15]:<16}{f['POS']:>6}{f['ACT']:>6}{f['COR']:>6}{f['PAR']:>6}{f['INC']:>6}"
+                       f"{f['MIS']:>6}{f['SPU']:>6}{f['REC']:>8.4f}{f['PRE']:>8.4f}{f['F']:>8.4f}")
+        if report is not None:
+            typer.echo(f"reports written to {report}", err=True)
+
+
 @app.command()
 def benchmark(
     mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),

@@ -1,0 +1,96 @@
+"""Mentions for ANNALIST alignment (:mod:`spacy_anno_eval.align.annalist`) from any corpus, or from a JSONL file
+of mentions without offsets.
+
+- Any corpus the readers know (DocBin, JSONL, CoNLL, brat): each annotation
+  of the selected set becomes a mention with ``id`` = ``"start-end"``,
+  ``value`` = its text, offsets, and ``section`` = the value of the feature
+  named by ``section`` (e.g. a ``section`` or ``sentence`` attribute).
+- A *mentions* JSONL file (one document per line; detected by a
+  ``mentions`` key): ``{"id": doc id, "text": optional, "mentions": [{"id",
+  "label" (or "name"), "text" (or "value"), "start"?, "end"?, "section"?}]}``
+  — offsets may be left out (order level); mentions keep the file's order.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..align.annalist import Mention
+from ..errors import AnnoEvalInputError
+
+
+def is_mentions_jsonl(path: str | Path) -> bool:
+    p = Path(path)
+    if p.suffix.lower() != ".jsonl" or not p.is_file():
+        return False
+    with p.open(encoding="utf-8-sig") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    return "mentions" in json.loads(line)
+                except json.JSONDecodeError:
+                    return False
+    return False
+
+
+def read_mentions_jsonl(path: str | Path) -> tuple[list[Mention], dict[str, str]]:
+    """Mentions and document texts (where given) from a mentions JSONL file."""
+    p = Path(path)
+    mentions, texts = [], {}
+    with p.open(encoding="utf-8-sig") as handle:
+        for lineno, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+                doc_id = str(doc.get("id", doc.get("meta", {}).get("id", lineno)))
+                if "text" in doc:
+                    texts[doc_id] = doc["text"]
+                for k, m in enumerate(doc["mentions"]):
+                    name = m.get("label", m.get("name"))
+                    value = m.get("text", m.get("value"))
+                    if name is None or value is None:
+                        raise AnnoEvalInputError(f"{p}, line {lineno}: mention {k + 1} needs a label and a text")
+                    start, end = m.get("start"), m.get("end")
+                    if (start is None) != (end is None):
+                        raise AnnoEvalInputError(f"{p}, line {lineno}: mention {k + 1} has only one of start/end")
+                    mentions.append(Mention(doc_id, str(m.get("id", k + 1)), str(name), str(value),
+                                            None if start is None else int(start), None if end is None else int(end),
+                                            None if m.get("section") is None else str(m["section"]), order=k))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+                if isinstance(err, AnnoEvalInputError):
+                    raise
+                expected = '{"id": ..., "mentions": [{"label", "text", "start"?, "end"?}]}'
+                raise AnnoEvalInputError(f"{p}, line {lineno}: not a mentions document ({err}); expected "
+                                         f"{expected}") from None
+    return mentions, texts
+
+
+def mentions_from_corpus(corpus: Any, selector: str, section: str | None = None) -> tuple[list[Mention], dict]:
+    """Mentions of the set ``selector`` of a :class:`~spacy_anno_eval.annotations.Corpus`, and its texts."""
+    table = corpus.get_set(selector)
+    out = []
+    texts = {corpus.doc_ids[d]: corpus.texts[d] for d in range(len(corpus))}
+    for row in range(len(table)):
+        d, s, e = int(table.doc[row]), int(table.start[row]), int(table.end[row])
+        feats = table.features[row] if table.features is not None else {}
+        sec = feats.get(section) if section else None
+        out.append(Mention(corpus.doc_ids[d], f"{s}-{e}", table.labels[int(table.label[row])],
+                           corpus.texts[d][s:e], s, e, None if sec is None else str(sec)))
+    return out, texts
+
+
+def read_mentions(path: str | Path, selector: str = "ents", fmt: str = "auto",
+                  section: str | None = None) -> tuple[list[Mention], dict[str, str]]:
+    """Mentions and texts from a mentions JSONL file or any corpus format."""
+    if is_mentions_jsonl(path):
+        return read_mentions_jsonl(path)
+    from ..engine import load
+
+    corpus = load(str(path), [selector], fmt, [section] if section else None)
+    return mentions_from_corpus(corpus, selector, section)
+
+
+__all__ = ["is_mentions_jsonl", "mentions_from_corpus", "read_mentions", "read_mentions_jsonl"]
