@@ -509,6 +509,49 @@ def align(
 
 
 @app.command()
+def relations(
+    key: Path = KEY_ARG,
+    response: Path = typer.Argument(..., help="Response corpus with relations (JSONL or DocBin), same documents."),
+    fmt: str = FORMAT_OPT,
+    key_set: str = KEY_SET_OPT,
+    response_set: str | None = RESPONSE_SET_OPT,
+    alignment: str = typer.Option("strict", "--alignment", help="strict (every argument aligned) or lenient (any)."),
+    partial_entities: str = typer.Option("partial", "--partial-entities", help="An argument whose entities match "
+                                                                               "partially counts as partial or "
+                                                                               "correct."),
+    report: Path | None = typer.Option(None, "--report", help="Folder for scores.json, alignment.tsv and "
+                                                              "alignment.jsonl (relation decisions, unscored "
+                                                              "relations with their reason)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """ANNALIST relation scoring: entities aligned by offsets, relations strict or lenient, unscored relations."""
+    from .engine import evaluate
+    from .errors import AnnoEvalInputError
+    from .io.relations import read_relations
+    from .measures.relations import EntityAlignment, score_relations
+
+    try:
+        ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, fmt=fmt)
+        entities = EntityAlignment.from_rows(ev.diff_rows())
+        result = score_relations(read_relations(key), read_relations(response), entities, alignment=alignment,
+                                 partial_entities=partial_entities)
+        data = {"entities": ev.report(per_doc=False), "relations": result.to_dict()}
+        if report is not None:
+            _write_alignment_report(report, result.decision_rows(), data)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail_from(err)
+    if not quiet:
+        rel = data["relations"]
+        typer.echo(f"{'relation':<16}{'POS':>6}{'ACT':>6}{'COR':>6}{'PAR':>6}{'INC':>6}{'MIS':>6}{'SPU':>6}"
+                   f"{'REC':>8}{'PRE':>8}{'F':>8}")
+        for name, f in [*rel["per_name"].items(), ("all", rel["all"])]:
+            typer.echo(f"{name[:15]:<16}{f['POS']:>6}{f['ACT']:>6}{f['COR']:>6}{f['PAR']:>6}{f['INC']:>6}"
+                       f"{f['MIS']:>6}{f['SPU']:>6}{f['r']:>8.4f}{f['p']:>8.4f}{f['f']:>8.4f}")
+        if rel["unscored"]:
+            typer.echo(f"{len(rel['unscored'])} relations unscored (see unscored_by_reason)", err=True)
+
+
+@app.command()
 def benchmark(
     mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),
     directory: Path = typer.Argument(..., help="Benchmark folder holding clean/, marked/ and processed/."),

@@ -179,3 +179,30 @@ def test_cli_align_writes_scores_and_alignment_reports(tmp_path):
     bad = CliRunner().invoke(app, ["align", str(tmp_path / "key.jsonl"), str(tmp_path / "response.jsonl"),
                                    "--split", "first-x-rest-y"])
     assert bad.exit_code == 2
+
+
+def test_cli_relations_unscored_arg2(tmp_path):
+    """The seed's Arg2 example through the command line: the key relation authorOf(27, 35) points at an entity
+    the response does not have; the relation is unscored (with its reason), not missing."""
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli import app
+
+    text = "X wrote Y ."
+    key = {"text": text, "meta": {"id": "d1"},
+           "spans": [{"start": 0, "end": 1, "label": "author"}, {"start": 8, "end": 9, "label": "document"}],
+           "relations": [{"head": 0, "child": 2, "label": "authorOf", "head_span": {"start": 0, "end": 1},
+                          "child_span": {"start": 8, "end": 9}}]}
+    response = {"text": text, "meta": {"id": "d1"}, "spans": [{"start": 0, "end": 1, "label": "author"}],
+                "relations": []}
+    (tmp_path / "key.jsonl").write_text(json.dumps(key) + "\n", encoding="utf8")
+    (tmp_path / "response.jsonl").write_text(json.dumps(response) + "\n", encoding="utf8")
+    out = tmp_path / "rel"
+    result = CliRunner().invoke(app, ["relations", str(tmp_path / "key.jsonl"), str(tmp_path / "response.jsonl"),
+                                      "--report", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "scores.json").read_text())
+    assert data["relations"]["all"]["POS"] == 0 and data["relations"]["all"]["MIS"] == 0
+    assert data["relations"]["unscored"][0]["reason"] == "missing arg2"
+    rows = [json.loads(line) for line in (out / "alignment.jsonl").read_text().splitlines()]
+    assert rows[0]["status"] == "unscored" and "missing arg2" in rows[0]["reason"]

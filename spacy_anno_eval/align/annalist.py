@@ -20,7 +20,9 @@ the next occurrence of its value in the document text after the previous mention
 in order of occurrence over all names, and classifies by those positions — how the DP
 recovers the seed's McCain/Obama alignment.
 
-**Greedy** (MUC style, Douthat 1998): every candidate pair gets a score (the
+**Greedy** (MUC style, Douthat 1998; at the section and order levels it
+scores every pair of a group, so it suits sections, not whole long
+documents): every candidate pair gets a score (the
 token F-score of the two values; by offsets: 1 correct, 0.5 partial), pairs are
 sorted by score (then document order) and taken from the top when both are
 still free. **DP**: order-preserving global alignment per document, section
@@ -217,16 +219,34 @@ def _groups(mentions: Sequence[Mention], level: str) -> dict[tuple, list[Mention
     return out
 
 
-def _candidates(keys: list[Mention], resps: list[Mention], settings: Settings) -> list[tuple[float, int, int, str]]:
+def _overlapping(keys: list[Mention], resps: list[Mention]) -> list[tuple[int, int]]:
+    """Pairs of overlapping key and response mentions, by a sorted sweep (not all pairs)."""
+    import bisect
+
+    order = sorted(range(len(resps)), key=lambda j: resps[j].start)
+    starts = [resps[j].start for j in order]
+    longest = max((r.end - r.start for r in resps), default=0)
     out = []
     for i, k in enumerate(keys):
-        for j, r in enumerate(resps):
-            if settings.level == "offset" and not (k.start < r.end and r.start < k.end):
-                continue
-            cls = classify(k, r, settings)
-            score = _pair_score(k, r, cls, settings)
-            if score > 0 or cls != INCORRECT:
-                out.append((score, i, j, cls))
+        lo = bisect.bisect_left(starts, k.start - longest)
+        hi = bisect.bisect_left(starts, k.end)
+        out.extend((i, order[p]) for p in range(lo, hi) if resps[order[p]].end > k.start)
+    return out
+
+
+def _candidates(keys: list[Mention], resps: list[Mention], settings: Settings) -> list[tuple[float, int, int, str]]:
+    """Scored candidate pairs: overlapping ones at the offset level, every pair of the group otherwise."""
+    out = []
+    if settings.level == "offset":
+        pairs: Iterable[tuple[int, int]] = _overlapping(keys, resps)
+    else:
+        pairs = ((i, j) for i in range(len(keys)) for j in range(len(resps)))
+    for i, j in pairs:
+        k, r = keys[i], resps[j]
+        cls = classify(k, r, settings)
+        score = _pair_score(k, r, cls, settings)
+        if score > 0 or cls != INCORRECT:
+            out.append((score, i, j, cls))
     return out
 
 
@@ -246,24 +266,81 @@ def _overlap(k: Mention, r: Mention) -> bool:
     return k.start is not None and r.start is not None and k.start < r.end and r.start < k.end
 
 
+class _Matcher:
+    """Vectorised match scores of key ``i`` x response ``j`` for the DP, computed only for the cells asked.
+
+    With positions: coextensive = correct, overlapping = partial (inclusive) or incorrect (strict), no overlap =
+    ``-inf`` (may not pair). Without: equal values (integer codes) = correct; otherwise a containment test per
+    distinct value pair, cached (partial or incorrect).
+    """
+
+    def __init__(self, keys: list[Mention], resps: list[Mention], settings: Settings) -> None:
+        self.settings = settings
+        self.positional = settings.level == "offset" or settings.anchor_text
+        sc = settings.scores
+        self.correct, self.partial, self.incorrect = sc[CORRECT], sc[PARTIAL], sc[INCORRECT]
+        if self.positional:
+            def col(ms: list[Mention], attr: str) -> np.ndarray:
+                return np.array([-1 if getattr(m, attr) is None else getattr(m, attr) for m in ms], dtype=np.int64)
+
+            self.ks, self.ke = col(keys, "start"), col(keys, "end")
+            self.rs, self.re = col(resps, "start"), col(resps, "end")
+            self.k_known, self.r_known = self.ks >= 0, self.rs >= 0
+        else:
+            values = sorted({m.value for m in keys} | {m.value for m in resps})
+            index = {v: c for c, v in enumerate(values)}
+            self.values = values
+            self.kc = np.array([index[m.value] for m in keys], dtype=np.int64)
+            self.rc = np.array([index[m.value] for m in resps], dtype=np.int64)
+            self.n_tokens = np.array([len(tokens(v)) for v in values], dtype=np.int64)
+            self.cache: dict[tuple[int, int], float] = {}
+
+    def __call__(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        if self.positional:
+            ks, ke, rs, re_ = self.ks[i], self.ke[i], self.rs[j], self.re[j]
+            known = self.k_known[i] & self.r_known[j]
+            same = known & (ks == rs) & (ke == re_)
+            over = known & (ks < re_) & (rs < ke)
+            partial = self.partial if self.settings.match == "inclusive" else self.incorrect
+            return np.where(same, self.correct, np.where(over, partial, -np.inf))
+        a, b = self.kc[i], self.rc[j]
+        out = np.full(len(a), self.incorrect)
+        out[a == b] = self.correct
+        # containment needs a strictly shorter value (in tokens) on one side: equal lengths and different values
+        # are incorrect without looking at the tokens
+        other = np.flatnonzero((a != b) & (self.n_tokens[a] != self.n_tokens[b]))
+        if len(other) and self.settings.match == "inclusive":
+            pairs, inverse = np.unique(np.stack([a[other], b[other]], axis=1), axis=0, return_inverse=True)
+            scores = np.array([self._pair(int(x), int(y)) for x, y in pairs])
+            out[other] = scores[inverse.reshape(-1)]
+        return out
+
+    def _pair(self, a: int, b: int) -> float:
+        got = self.cache.get((a, b))
+        if got is None:
+            ta, tb = tokens(self.values[a]), tokens(self.values[b])
+            got = self.cache[(a, b)] = self.partial if _contains(ta, tb) or _contains(tb, ta) else self.incorrect
+        return got
+
+
 def _dp(keys: list[Mention], resps: list[Mention], settings: Settings) -> list[tuple[int, int, str, float]]:
     from .dp import dp_align
 
-    classes = [[classify(k, r, settings) for r in resps] for k in keys]
-    positional = settings.level == "offset" or settings.anchor_text
-    table = np.array([[(-np.inf if positional and not _overlap(k, r) else settings.scores[c])
-                       for r, c in zip(resps, row, strict=True)] for k, row in zip(keys, classes, strict=True)],
-                     dtype=float).reshape(len(keys), len(resps))
-
-    def match(i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        return table[i, j]
-
+    if not keys or not resps:
+        return []
+    match = _Matcher(keys, resps, settings)
     path = dp_align(len(keys), len(resps), match, gap=settings.gap_penalty)
-    pairs = []
-    for i, j in zip(path.key_index.tolist(), path.response_index.tolist(), strict=True):
-        if i >= 0 and j >= 0:
-            pairs.append((i, j, classes[i][j], float(table[i, j])))
-    return pairs
+    i, j = path.key_index, path.response_index
+    both = (i >= 0) & (j >= 0)
+    i, j = i[both], j[both]
+    scores = match(i, j)
+    names = {settings.scores[CORRECT]: CORRECT, settings.scores[PARTIAL]: PARTIAL,
+             settings.scores[INCORRECT]: INCORRECT}
+    out = []
+    for a, b, sc in zip(i.tolist(), j.tolist(), scores.tolist(), strict=True):
+        cls = names.get(sc) if len(names) == 3 else classify(keys[a], resps[b], settings)
+        out.append((a, b, cls or classify(keys[a], resps[b], settings), float(sc)))
+    return out
 
 
 def align_mentions(key: Iterable[Mention], response: Iterable[Mention], settings: Settings | None = None,
