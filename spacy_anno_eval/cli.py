@@ -439,7 +439,7 @@ def _write_alignment_report(folder: Path, rows: list[dict[str, Any]], data: dict
 
     from .atomic import write_text
 
-    columns = list(rows[0]) if rows else ["doc", "status"]
+    columns = list(dict.fromkeys(c for r in rows for c in r)) if rows else ["doc", "status"]
 
     def cell(v: Any) -> str:
         return "" if v is None else str(v).replace("\t", " ").replace("\n", " ")
@@ -460,7 +460,8 @@ def align(
     key_set: str = KEY_SET_OPT,
     response_set: str | None = RESPONSE_SET_OPT,
     level: str = typer.Option("offset", "--level", help="offset, section or order (no positions)."),
-    algorithm: str = typer.Option("greedy", "--algorithm", help="optimal (offsets), greedy (MUC) or dp."),
+    algorithm: str | None = typer.Option(None, "--algorithm", help="optimal (offsets; the default there), greedy "
+                                                                   "(MUC; the default otherwise) or dp."),
     match: str = typer.Option("inclusive", "--match", help="strict or inclusive (partial matches)."),
     gap_penalty: float = typer.Option(1.0, "--gap-penalty", help="DP: cost of aligning an annotation to a gap."),
     split: str = typer.Option("first-partial-rest-spurious", "--split",
@@ -469,7 +470,8 @@ def align(
     merge: str = typer.Option("first-partial-rest-missing", "--merge",
                               help="One response, several partial keys: first-<correct|partial>-rest-"
                                    "<correct|partial|incorrect|missing>."),
-    section: str | None = typer.Option(None, "--section", help="section level: the feature naming the section."),
+    section: str | None = typer.Option(None, "--section", help="section level: sentence, paragraph, or the feature "
+                                                               "naming the section."),
     anchor_text: bool = typer.Option(False, "--anchor-text", help="order level: place mentions at the next "
                                                                   "occurrence of their text."),
     report: Path | None = typer.Option(None, "--report", help="Folder for scores.json, alignment.tsv and "
@@ -481,6 +483,10 @@ def align(
     from .errors import AnnoEvalInputError
     from .io.mentions import read_mentions
 
+    if algorithm is None:
+        algorithm = "optimal" if level == "offset" else "greedy"
+    if level == "section" and not section:
+        _fail("--level section needs --section sentence, paragraph or a feature name")
     try:
         settings = Settings(level=level, algorithm=algorithm, match=match, gap_penalty=gap_penalty,
                             split=parse_policy(split, SPLIT_REST, "split"),
@@ -506,6 +512,16 @@ def align(
                        f"{f['MIS']:>6}{f['SPU']:>6}{f['REC']:>8.4f}{f['PRE']:>8.4f}{f['F']:>8.4f}")
         if report is not None:
             typer.echo(f"reports written to {report}", err=True)
+
+
+def _entity_row(row: dict[str, Any]) -> dict[str, Any]:
+    """An Annotation Diff row (:meth:`Evaluation.diff_rows`) as a flat alignment-report row."""
+    k, r = row["key"] or {}, row["response"] or {}
+    return {"kind": "entity", "doc": row["doc_id"], "status": row["status"], "name": k.get("label", r.get("label")),
+            "key_id": f"{k['start']}-{k['end']}" if k else None,
+            "response_id": f"{r['start']}-{r['end']}" if r else None,
+            "key_value": k.get("text"), "response_value": r.get("text"), "key_start": k.get("start"),
+            "key_end": k.get("end"), "response_start": r.get("start"), "response_end": r.get("end")}
 
 
 @app.command()
@@ -535,9 +551,11 @@ def relations(
         entities = EntityAlignment.from_rows(ev.diff_rows())
         result = score_relations(read_relations(key), read_relations(response), entities, alignment=alignment,
                                  partial_entities=partial_entities)
-        data = {"entities": ev.report(per_doc=False), "relations": result.to_dict()}
+        data = {"entities": ev.report(), "relations": result.to_dict()}
         if report is not None:
-            _write_alignment_report(report, result.decision_rows(), data)
+            rows = [_entity_row(r) for r in ev.diff_rows()]
+            rows += [{"kind": "relation", **r} for r in result.decision_rows()]
+            _write_alignment_report(report, rows, data)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
         _fail_from(err)
     if not quiet:

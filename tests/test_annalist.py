@@ -205,4 +205,27 @@ def test_cli_relations_unscored_arg2(tmp_path):
     assert data["relations"]["all"]["POS"] == 0 and data["relations"]["all"]["MIS"] == 0
     assert data["relations"]["unscored"][0]["reason"] == "missing arg2"
     rows = [json.loads(line) for line in (out / "alignment.jsonl").read_text().splitlines()]
-    assert rows[0]["status"] == "unscored" and "missing arg2" in rows[0]["reason"]
+    entity_rows = [r for r in rows if r["kind"] == "entity"]
+    assert [(r["status"], r["key_value"]) for r in entity_rows] == [("correct", "X"), ("missing", "Y")]
+    relation = next(r for r in rows if r["kind"] == "relation")
+    assert relation["status"] == "unscored" and "missing arg2" in relation["reason"]
+    tsv = (out / "alignment.tsv").read_text().splitlines()
+    assert sum(1 for line in tsv if "unscored" in line and "missing arg2" in line) == 1
+    assert data["entities"]["per_doc"][0]["id"] == "d1"
+
+
+def test_sentence_and_paragraph_sections_from_any_corpus(tmp_path):
+    from spacy_anno_eval.io.mentions import read_mentions, section_starts
+
+    text = "Obama spoke. Then Obama left!\n\nNew paragraph with Obama."
+    assert section_starts(text, "sentence") == [0, 13, 31]
+    assert section_starts(text, "paragraph") == [0, 31]
+    spans = [{"start": m, "end": m + 5, "label": "person"} for m in (0, 18, 50)]
+    (tmp_path / "k.jsonl").write_text(json.dumps({"text": text, "spans": spans}) + "\n", encoding="utf8")
+    (tmp_path / "r.jsonl").write_text(json.dumps({"text": text, "spans": spans[1:2]}) + "\n", encoding="utf8")
+    keys, _ = read_mentions(tmp_path / "k.jsonl", "ents", section="sentence")
+    assert [m.section for m in keys] == ["sentence 1", "sentence 2", "sentence 3"]
+    resps, _ = read_mentions(tmp_path / "r.jsonl", "ents", section="sentence")
+    out = align_mentions(keys, resps, Settings(level="section", algorithm="greedy"))
+    assert [(d.key.section if d.key else None, d.status) for d in out] == [
+        ("sentence 1", "missing"), ("sentence 2", "correct"), ("sentence 3", "missing")]

@@ -3,8 +3,10 @@ of mentions without offsets.
 
 - Any corpus the readers know (DocBin, JSONL, CoNLL, brat): each annotation
   of the selected set becomes a mention with ``id`` = ``"start-end"``,
-  ``value`` = its text, offsets, and ``section`` = the value of the feature
-  named by ``section`` (e.g. a ``section`` or ``sentence`` attribute).
+  ``value`` = its text, offsets, and ``section``: ``"sentence"`` (the
+  sentence of the text the mention starts in: text up to ``.``, ``!`` or ``?``
+  followed by white space, or a line break), ``"paragraph"`` (text between
+  blank lines), or any other name = the value of that feature.
 - A *mentions* JSONL file (one document per line; detected by a
   ``mentions`` key): ``{"id": doc id, "text": optional, "mentions": [{"id",
   "label" (or "name"), "text" (or "value"), "start"?, "end"?, "section"?}]}``
@@ -13,7 +15,9 @@ of mentions without offsets.
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +72,29 @@ def read_mentions_jsonl(path: str | Path) -> tuple[list[Mention], dict[str, str]
     return mentions, texts
 
 
+_BOUNDARY = {"sentence": re.compile(r"(?<=[.!?])\s+|\n+"), "paragraph": re.compile(r"\n\s*\n")}
+
+
+def section_starts(text: str, kind: str) -> list[int]:
+    """Start offsets of the sentences or paragraphs of ``text`` (see the module docstring)."""
+    return [0] + [m.end() for m in _BOUNDARY[kind].finditer(text)]
+
+
 def mentions_from_corpus(corpus: Any, selector: str, section: str | None = None) -> tuple[list[Mention], dict]:
     """Mentions of the set ``selector`` of a :class:`~spacy_anno_eval.annotations.Corpus`, and its texts."""
     table = corpus.get_set(selector)
     out = []
     texts = {corpus.doc_ids[d]: corpus.texts[d] for d in range(len(corpus))}
+    starts: dict[int, list[int]] = {}
     for row in range(len(table)):
         d, s, e = int(table.doc[row]), int(table.start[row]), int(table.end[row])
         feats = table.features[row] if table.features is not None else {}
-        sec = feats.get(section) if section else None
+        if section in _BOUNDARY:
+            if d not in starts:
+                starts[d] = section_starts(corpus.texts[d], section)
+            sec: Any = f"{section} {bisect.bisect_right(starts[d], s)}"
+        else:
+            sec = feats.get(section) if section else None
         out.append(Mention(corpus.doc_ids[d], f"{s}-{e}", table.labels[int(table.label[row])],
                            corpus.texts[d][s:e], s, e, None if sec is None else str(sec)))
     return out, texts
@@ -89,8 +107,8 @@ def read_mentions(path: str | Path, selector: str = "ents", fmt: str = "auto",
         return read_mentions_jsonl(path)
     from ..engine import load
 
-    corpus = load(str(path), [selector], fmt, [section] if section else None)
+    corpus = load(str(path), [selector], fmt, [section] if section and section not in _BOUNDARY else None)
     return mentions_from_corpus(corpus, selector, section)
 
 
-__all__ = ["is_mentions_jsonl", "mentions_from_corpus", "read_mentions", "read_mentions_jsonl"]
+__all__ = ["is_mentions_jsonl", "mentions_from_corpus", "read_mentions", "read_mentions_jsonl", "section_starts"]
