@@ -505,13 +505,18 @@ def align(
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
         _fail_from(err)
     if not quiet:
-        typer.echo(f"{'name':<16}{'POS':>6}{'ACT':>6}{'COR':>6}{'PAR':>6}{'INC':>6}{'MIS':>6}{'SPU':>6}"
-                   f"{'REC':>8}{'PRE':>8}{'F':>8}")
-        for name, f in result["entities"]["collection"].items():
-            typer.echo(f"{name[:15]:<16}{f['POS']:>6}{f['ACT']:>6}{f['COR']:>6}{f['PAR']:>6}{f['INC']:>6}"
-                       f"{f['MIS']:>6}{f['SPU']:>6}{f['REC']:>8.4f}{f['PRE']:>8.4f}{f['F']:>8.4f}")
+        _print_muc_table("name", [(name, f, f["REC"], f["PRE"], f["F"])
+                                  for name, f in result["entities"]["collection"].items()])
         if report is not None:
             typer.echo(f"reports written to {report}", err=True)
+
+
+def _print_muc_table(title: str, rows: list[tuple[str, dict[str, Any], float, float, float]]) -> None:
+    """MUC counts and recall / precision / F, one line per (name, counts, r, p, f)."""
+    counts = ("POS", "ACT", "COR", "PAR", "INC", "MIS", "SPU")
+    typer.echo(f"{title:<16}" + "".join(f"{c:>6}" for c in counts) + f"{'REC':>8}{'PRE':>8}{'F':>8}")
+    for name, f, r, p, fscore in rows:
+        typer.echo(f"{name[:15]:<16}" + "".join(f"{f[c]:>6}" for c in counts) + f"{r:>8.4f}{p:>8.4f}{fscore:>8.4f}")
 
 
 def _entity_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -560,11 +565,8 @@ def relations(
         _fail_from(err)
     if not quiet:
         rel = data["relations"]
-        typer.echo(f"{'relation':<16}{'POS':>6}{'ACT':>6}{'COR':>6}{'PAR':>6}{'INC':>6}{'MIS':>6}{'SPU':>6}"
-                   f"{'REC':>8}{'PRE':>8}{'F':>8}")
-        for name, f in [*rel["per_name"].items(), ("all", rel["all"])]:
-            typer.echo(f"{name[:15]:<16}{f['POS']:>6}{f['ACT']:>6}{f['COR']:>6}{f['PAR']:>6}{f['INC']:>6}"
-                       f"{f['MIS']:>6}{f['SPU']:>6}{f['r']:>8.4f}{f['p']:>8.4f}{f['f']:>8.4f}")
+        _print_muc_table("relation", [(name, f, f["r"], f["p"], f["f"])
+                                      for name, f in [*rel["per_name"].items(), ("all", rel["all"])]])
         if rel["unscored"]:
             typer.echo(f"{len(rel['unscored'])} relations unscored (see unscored_by_reason)", err=True)
 
