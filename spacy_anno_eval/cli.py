@@ -572,6 +572,69 @@ def relations(
 
 
 @app.command()
+def noisy(
+    gold: Path = typer.Argument(..., help="Gold BIO/BIOES file (token and tag per line, as nerval reads it)."),
+    pred: Path = typer.Argument(..., help="Predicted BIO/BIOES file on the noisy (OCR/HTR/ASR) text."),
+    threshold: float = typer.Option(0.30, "--threshold", help="Most edit distance / gold entity length for a match."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write all, per_type, the per-entity table and MUC "
+                                                              "counts as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """Noisy-text NER (nerval): entities matched through an edlib character alignment of the two texts."""
+    from .corpus import write_json
+    from .errors import AnnoEvalInputError
+    from .noisy import evaluate_files
+
+    if not 0 <= threshold <= 1:
+        _fail(f"--threshold must be in [0, 1], got {threshold}")
+    try:
+        result = evaluate_files(gold, pred, threshold=threshold)
+        if json_out is not None:
+            write_json(result, json_out)
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail_from(err)
+    if not quiet:
+        def num(v: Any) -> str:
+            return "None" if v is None else f"{v:.4f}"
+
+        typer.echo(f"{'type':<12}{'predicted':>10}{'matched':>9}{'support':>9}{'P':>9}{'R':>9}{'F1':>9}")
+        for name, f in [*result["per_type"].items(), ("ALL", result["all"])]:
+            typer.echo(f"{name[:11]:<12}{str(f['predicted']):>10}{str(f['matched']):>9}{str(f['support']):>9}"
+                       f"{num(f['p']):>9}{num(f['r']):>9}{num(f['f']):>9}")
+
+
+@app.command()
+def trees(
+    key: Path = typer.Argument(..., help="Key treebank (CoNLL-U)."),
+    response: Path = typer.Argument(..., help="Response treebank (CoNLL-U), same sentences and words."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write UAS, LAS, label accuracy, per relation, node "
+                                                              "and sentence levels as JSON."),
+    diff_out: Path | None = typer.Option(None, "--diff", help="Write the per-sentence differences (text)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
+) -> None:
+    """Compare two dependency treebanks: word, node (yields) and sentence level agreement, and the differences."""
+    from .atomic import write_text
+    from .corpus import write_json
+    from .errors import AnnoEvalInputError
+    from .trees import compare_files
+
+    try:
+        result = compare_files(key, response)
+        data = result.to_dict()
+        if json_out is not None:
+            write_json(data, json_out)
+        if diff_out is not None:
+            write_text(diff_out, result.render_diff())
+    except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
+        _fail_from(err)
+    if not quiet:
+        typer.echo(f"{data['n_sentences']} sentences, {data['n_words']} words")
+        for k in ("uas", "las", "las_universal", "label_accuracy"):
+            v = data[k]
+            typer.echo(f"{k:<16}{v if isinstance(v, str) else f'{100 * float(v):.2f}'}")
+
+
+@app.command()
 def benchmark(
     mode: str = typer.Argument(..., help="store, marked-vs-stored, marked-vs-current, default or verbose."),
     directory: Path = typer.Argument(..., help="Benchmark folder holding clean/, marked/ and processed/."),

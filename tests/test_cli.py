@@ -149,3 +149,23 @@ def test_adjudicate_bad_choice_names_the_line(tmp_path: Path) -> None:
                                  str(tmp_path / "g.spacy"), "--choices", str(choices)])
     assert result.exit_code == 2
     assert "line 2" in result.stderr and not (tmp_path / "g.spacy").exists()
+
+
+def test_cli_trees_on_ud_ewt(tmp_path):
+    """anno-eval trees: r2.16 as key, r2.10 as response (the second annotator); JSON and the text diff."""
+    import json as _json
+
+    from tests.conftest import shared_file
+
+    key = shared_file("ud_ewt", "en_ewt-ud-test.first300.r2.16.conllu")
+    response = shared_file("ud_ewt", "en_ewt-ud-test.first300.r2.10.conllu")
+    result = CliRunner().invoke(app, ["trees", str(key), str(response), "--json", str(tmp_path / "t.json"),
+                                      "--diff", str(tmp_path / "t.diff")])
+    assert result.exit_code == 0, result.output
+    data = _json.loads((tmp_path / "t.json").read_text())
+    assert data["n_words"] == 5224 and data["n_sentences"] == 300
+    assert data["las"] <= data["las_universal"] <= data["uas"] and data["uas"] == pytest.approx(4784 / 5224)
+    assert set(data) >= {"label_accuracy", "per_relation", "node", "sentence"}
+    assert "head" in (tmp_path / "t.diff").read_text(encoding="utf8")
+    bad = CliRunner().invoke(app, ["trees", str(key), str(tmp_path / "t.diff")])
+    assert bad.exit_code == 2
