@@ -36,6 +36,7 @@ setup(
             "nltk>=3.8",
             "rdflib>=6",
             "pygamma-agreement==0.5.9",
+            "teklia-nerval==0.3.3",
             "ruff>=0.5",
         ],
         "owl": ["rdflib>=6"],
@@ -48,6 +49,7 @@ setup(
         "spacy_scorers": [
             "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.scorers:make_spans_scorer",
             "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.cats_scorer:make_cats_agreement_scorer",
+            "spacy_anno_eval.noisy_spans_scorer.v1 = spacy_anno_eval.noisy:make_noisy_spans_scorer",
         ],
     },
     classifiers=[

@@ -169,3 +169,38 @@ def test_cli_trees_on_ud_ewt(tmp_path):
     assert "head" in (tmp_path / "t.diff").read_text(encoding="utf8")
     bad = CliRunner().invoke(app, ["trees", str(key), str(tmp_path / "t.diff")])
     assert bad.exit_code == 2
+
+
+def test_cli_noisy_reproduces_nerval(tmp_path):
+    """anno-eval noisy on nerval's own example (REFERENCE 5.7): ALL predicted 3, matched 1, support 3; LOC P None."""
+    import json as _json
+
+    from tests.conftest import shared_file
+
+    gold = shared_file("nerval_examples", "nerval_annot.bio")
+    pred = shared_file("nerval_examples", "nerval_predict.bio")
+    result = CliRunner().invoke(app, ["noisy", str(gold), str(pred), "--json", str(tmp_path / "n.json")])
+    assert result.exit_code == 0, result.output
+    data = _json.loads((tmp_path / "n.json").read_text())
+    assert (data["all"]["predicted"], data["all"]["matched"], data["all"]["support"]) == (3, 1, 3)
+    assert data["all"]["p"] == pytest.approx(1 / 3) and data["per_type"]["LOC"]["p"] is None
+    assert CliRunner().invoke(app, ["noisy", str(gold), str(pred), "--threshold", "2"]).exit_code == 2
+
+
+def test_noisy_scorer_resolves_from_the_registry():
+    import spacy
+
+    scorer = spacy.registry.scorers.get("spacy_anno_eval.noisy_spans_scorer.v1")()
+    nlp = spacy.blank("en")
+    from spacy.tokens import Span
+    from spacy.training import Example
+
+    gold = nlp("Tolkien was a writer .")
+    gold.ents = [Span(gold, 0, 1, "PER")]
+    pred = nlp("Tolkieene xas a writear .")
+    pred.ents = [Span(pred, 0, 1, "PER")]
+    scores = scorer([Example(pred, gold)])
+    # "Tolkieene" against "Tolkien": edit distance 2 over 7 gold characters (0.286) <= 0.30: matched
+    assert scores["noisy_ents_f"] == 1.0
+    strict = spacy.registry.scorers.get("spacy_anno_eval.noisy_spans_scorer.v1")(threshold=0.25)
+    assert strict([Example(pred, gold)])["noisy_ents_f"] == 0.0
