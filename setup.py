@@ -37,9 +37,11 @@ setup(
             "rdflib>=6",
             "pygamma-agreement==0.5.9",
             "teklia-nerval==0.3.3",
+            "dask[distributed]>=2024.1",
             "ruff>=0.5",
         ],
         "owl": ["rdflib>=6"],
+        "dask": ["dask[distributed]>=2024.1"],
     },
     entry_points={
         "console_scripts": ["anno-eval = spacy_anno_eval.cli:main"],

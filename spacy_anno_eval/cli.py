@@ -92,12 +92,18 @@ def score(
                                        help="CoNLL: drop ill-formed tag sequences (seqeval strict mode)."),
     bdm: Path | None = BDM_OPT,
     bdm_feature: str | None = BDM_FEATURE_OPT,
+    shards: bool = typer.Option(False, "--shards", help="KEY and RESPONSE are folders or glob patterns of shards: "
+                                                        "score one pair at a time and merge (bounded memory)."),
+    dask: str | None = typer.Option(None, "--dask", help="Score the shards on Dask: local:N (a local cluster) or "
+                                                        "a scheduler address; implies --shards."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the full report as JSON to this file."),
     per_doc: bool = typer.Option(True, "--per-doc/--no-per-doc", help="Include per-document rows in the JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table."),
 ) -> None:
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
     with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
+    import sys
+
     from .corpus import write_json
     from .engine import evaluate
     from .errors import AnnoEvalInputError
@@ -108,9 +114,17 @@ def score(
     if scheme != "auto" or strict_scheme:
         options = {"scheme": scheme, "strict": strict_scheme}
     try:
-        ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, types=_split(types),
-                      features=_split(features), beta=beta, pairing=pairing, min_overlap=min_overlap,
-                      zero_division=zero_division, fmt=fmt, reader_options=options)
+        settings = dict(key_set=key_set, response_set=response_set, types=_split(types), features=_split(features),
+                        beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
+                        reader_options=options)
+        if shards or dask:
+            if bdm is not None:
+                raise AnnoEvalInputError("--bdm reads the pairs, which shards do not keep; score without --shards")
+            from .stream import score_shards
+
+            ev = score_shards(key, response, scheduler=dask, progress=not quiet and sys.stderr.isatty(), **settings)
+        else:
+            ev = evaluate(str(key), str(response), **settings)
         report = ev.report(per_doc=per_doc)
         if bdm is not None:
             from .measures.augmented import bdm_prf, load_concept_scores

@@ -1,0 +1,19 @@
+"""A shard task that kills its own worker process the first time it runs (for the Dask retry test).
+
+Importable by Dask workers (they share the test session's ``sys.path``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+
+def die_once(pair: tuple[str, str], options: dict[str, Any], keep_pairs: bool) -> Any:
+    from spacy_anno_eval.stream import _score_pair
+
+    marker = Path(pair[0]).with_suffix(".died")
+    if pair[0].endswith("03.spacy") and not marker.exists():
+        marker.write_text("x", encoding="utf8")
+        os._exit(1)  # the worker process dies mid-run
+    return _score_pair(pair, options, keep_pairs)

@@ -1,0 +1,95 @@
+"""Shard-by-shard scoring (spacy_anno_eval.stream): one stream, 7 shards merged and a 2-worker Dask
+LocalCluster give byte-identical reports; a worker that dies mid-run is retried and the result stays exact."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import spacy
+from spacy.tokens import DocBin, Span
+from typer.testing import CliRunner
+
+from spacy_anno_eval.cli import app
+from spacy_anno_eval.corpus import write_json
+from spacy_anno_eval.engine import evaluate
+from spacy_anno_eval.errors import AnnoEvalInputError
+from spacy_anno_eval.stream import pair_shards, score_shards, shard_paths
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """7 shards of 30 documents (key and response) and the same documents as one DocBin each."""
+    d = tmp_path_factory.mktemp("shards")
+    nlp = spacy.blank("en")
+    rng = np.random.default_rng(0)
+    (d / "key").mkdir()
+    (d / "resp").mkdir()
+    all_k, all_r = DocBin(store_user_data=True), DocBin(store_user_data=True)
+    for s in range(7):
+        kb, rb = DocBin(store_user_data=True), DocBin(store_user_data=True)
+        for i in range(30):
+            k, r = nlp(" ".join(["w"] * 20)), nlp(" ".join(["w"] * 20))
+            k.user_data["doc_id"] = r.user_data["doc_id"] = f"s{s}d{i}"
+            starts = sorted(rng.choice(18, 4, replace=False).tolist())
+            k.ents = spacy.util.filter_spans([Span(k, a, a + int(rng.integers(1, 3)), str(rng.choice(list("ABC"))))
+                                              for a in starts])
+            r.ents = spacy.util.filter_spans([Span(r, a, a + int(rng.integers(1, 3)), str(rng.choice(list("ABC"))))
+                                              for a in starts[:3]])
+            for db in (kb, all_k):
+                db.add(k)
+            for db in (rb, all_r):
+                db.add(r)
+        kb.to_disk(d / "key" / f"{s:02d}.spacy")
+        rb.to_disk(d / "resp" / f"{s:02d}.spacy")
+    all_k.to_disk(d / "all_key.spacy")
+    all_r.to_disk(d / "all_resp.spacy")
+    return d
+
+
+def json_bytes(ev, path):
+    write_json(ev.report(), path)
+    return path.read_bytes()
+
+
+def test_one_stream_seven_shards_and_dask_are_byte_identical(corpus, tmp_path):
+    pytest.importorskip("distributed")
+    one = json_bytes(evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy")), tmp_path / "a.json")
+    shards = json_bytes(score_shards(corpus / "key", corpus / "resp"), tmp_path / "b.json")
+    assert len(shard_paths(corpus / "key")) == 7
+    dask = json_bytes(score_shards(corpus / "key", corpus / "resp", scheduler="local:2"), tmp_path / "c.json")
+    assert one == shards == dask
+    assert json.loads(one)["n_docs"] == 210
+
+
+def test_a_worker_that_dies_is_retried(corpus, tmp_path):
+    pytest.importorskip("distributed")
+    from tests.stream_faults import die_once
+
+    one = json_bytes(score_shards(corpus / "key", corpus / "resp"), tmp_path / "a.json")
+    marker = corpus / "key" / "03.died"
+    marker.unlink(missing_ok=True)
+    survived = score_shards(corpus / "key", corpus / "resp", scheduler="local:2", task=die_once)
+    assert marker.exists()  # the first attempt did kill its worker
+    assert json_bytes(survived, tmp_path / "b.json") == one
+
+
+def test_shard_pairing_errors_and_glob(corpus, tmp_path):
+    assert [p.name for p, _ in pair_shards(str(corpus / "key" / "0[0-2].spacy"),
+                                           str(corpus / "resp" / "0[0-2].spacy"))] == ["00.spacy", "01.spacy",
+                                                                                        "02.spacy"]
+    with pytest.raises(AnnoEvalInputError, match="7 shards"):
+        pair_shards(corpus / "key", str(corpus / "resp" / "00.spacy"))
+    with pytest.raises(AnnoEvalInputError, match="matches no file"):
+        shard_paths(str(tmp_path / "*.spacy"))
+    with pytest.raises(AnnoEvalInputError, match="local:N"):
+        score_shards(corpus / "key", corpus / "resp", scheduler="local:0")
+
+
+def test_cli_score_shards(corpus, tmp_path):
+    result = CliRunner().invoke(app, ["score", str(corpus / "key"), str(corpus / "resp"), "--shards", "--json",
+                                      str(tmp_path / "s.json"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    whole = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy")).report()
+    assert json.loads((tmp_path / "s.json").read_text()) == json.loads(json.dumps(whole))
