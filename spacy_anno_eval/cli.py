@@ -405,6 +405,8 @@ def gamma(
     seed: int = typer.Option(0, "--seed", help="Seed of the random continua."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", help="Processes for the random continua (-1: all cores; "
                                                                "default: all cores for 2,000 units or more)."),
+    dask: str | None = typer.Option(None, "--dask", help="Run the random continua on Dask: local:N or a scheduler "
+                                                        "address."),
     empty_pairs: str = typer.Option("ignore", "--empty-pairs", help="γcat/γk: ignore pairs with an empty unit "
                                                                     "(Mathet 2017) or count them (pygamma)."),
     sets: str | None = typer.Option(None, "--sets", help="DocBin: one span set per annotator, "
@@ -427,7 +429,7 @@ def gamma(
         result = compute_gamma(str(source), dissimilarity=dissim, sampler=sampler, n_samples=samples,
                                precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
                                empty_pairs=empty_pairs, sets=sets, unit=unit,
-                               progress=not quiet and sys.stderr.isatty())
+                               progress=not quiet and sys.stderr.isatty(), scheduler=dask)
         if json_out is not None:
             write_json(result.to_dict(), json_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:

@@ -93,3 +93,16 @@ def test_cli_score_shards(corpus, tmp_path):
     assert result.exit_code == 0, result.output
     whole = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy")).report()
     assert json.loads((tmp_path / "s.json").read_text()) == json.loads(json.dumps(whole))
+
+
+def test_gamma_samples_on_dask_equal_in_process():
+    """γ's random continua as Dask tasks: the same seeds per sample, so the same expected disorder."""
+    pytest.importorskip("distributed")
+    from spacy_anno_eval.gamma import gamma
+    from spacy_anno_eval.gamma.cst import reference_continuum, shuffle
+
+    c = shuffle(reference_continuum(40, seed=1), 3, magnitude=0.2, seed=2)
+    here = gamma(c, alpha=3, n_samples=12, seed=5, n_jobs=1)
+    there = gamma(c, alpha=3, n_samples=12, seed=5, scheduler="local:2")
+    np.testing.assert_array_equal(here.sample_disorders, there.sample_disorders)
+    assert here.to_dict() == there.to_dict()

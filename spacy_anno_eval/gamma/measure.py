@@ -141,9 +141,15 @@ def _sample_job(args: tuple) -> list[tuple[float, float, np.ndarray, int]]:
 
 
 def _run_samples(sampler: Any, dissim: Dissimilarity, categories: list[str], empty_pairs: str, seed: int,
-                 start: int, stop: int, n_jobs: int, progress: Any = None) -> SampleDisorders:
+                 start: int, stop: int, n_jobs: int, progress: Any = None, client: Any = None) -> SampleDisorders:
     seeds = sample_seeds(seed, start, stop)
-    if n_jobs == 1 or len(seeds) < 2:
+    if client is not None:
+        futures = client.map(_sample_job, [(sampler, dissim, [s], categories, empty_pairs) for s in seeds],
+                             pure=False, retries=2)
+        results = [r for part in client.gather(futures) for r in part]
+        if progress is not None:
+            progress.update(len(seeds))
+    elif n_jobs == 1 or len(seeds) < 2:
         results = []
         for s in seeds:
             results.extend(_sample_job((sampler, dissim, [s], categories, empty_pairs)))
@@ -218,7 +224,8 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
           n_samples: int = 30, precision: float | None = None, max_samples: int = 1000, confidence: float = 0.95,
           seed: int = 0, n_jobs: int | None = None, empty_pairs: str = "ignore",
           sets: Sequence[str] | str | None = None, unit: str = "char",
-          reference_annotators: list[str] | None = None, progress: bool = False) -> GammaResult:
+          reference_annotators: list[str] | None = None, progress: bool = False,
+          scheduler: str | None = None, client: Any = None) -> GammaResult:
     """γ, γcat and γk of ``data``: a :class:`Continuum`, a path (CSV, fixture JSON, TextGrid, EAF, DocBin) or
     spaCy Docs with ``sets`` (one span set per annotator, e.g. ``["spans:ann1", "spans:ann2"]``).
 
@@ -230,6 +237,9 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     cores; ``None``: all cores from :data:`PARALLEL_UNITS` units on, else one,
     as starting processes costs more than small samples).
     ``reference_annotators``: sample chance from these annotators only.
+    ``scheduler`` (``"local:N"`` or a Dask scheduler address) or ``client``
+    (an open ``distributed.Client``): the samples run as Dask tasks instead,
+    one per sample, with the same seeds (the same result).
     """
     continuum = _as_continuum(data, sets, unit)
     if dissimilarity is None:
@@ -257,7 +267,26 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
         from tqdm import tqdm
 
         bar = tqdm(total=n_samples, desc="gamma samples", unit="sample", leave=False)
-    samples = _run_samples(chance, dissimilarity, continuum.categories, empty_pairs, seed, 0, n_samples, n_jobs, bar)
+    own = None
+    if scheduler is not None and client is None:
+        from ..stream import open_client
+
+        client, own = open_client(scheduler)
+    try:
+        return _gamma(continuum, dissimilarity, chance, alignment, observed_cat, sampler, n_samples, precision,
+                      max_samples, confidence, seed, n_jobs, empty_pairs, bar, client, z)
+    finally:
+        if own is not None:
+            client.close()
+            own.close()
+
+
+def _gamma(continuum: Continuum, dissimilarity: Dissimilarity, chance: Any, alignment: Alignment,
+           observed_cat: CategorialDisorder, sampler: str, n_samples: int, precision: float | None, max_samples: int,
+           confidence: float, seed: int, n_jobs: int, empty_pairs: str, bar: Any, client: Any,
+           z: float) -> GammaResult:
+    samples = _run_samples(chance, dissimilarity, continuum.categories, empty_pairs, seed, 0, n_samples, n_jobs, bar,
+                           client)
     warnings_out: list[str] = []
     if precision is not None:
         while True:
@@ -275,7 +304,7 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
                 bar.total = stop
                 bar.refresh()
             more = _run_samples(chance, dissimilarity, continuum.categories, empty_pairs, seed, have, stop, n_jobs,
-                                bar)
+                                bar, client)
             samples = SampleDisorders(*(np.concatenate([getattr(samples, f), getattr(more, f)])
                                         for f in ("disorder", "cat", "cat_k", "n_unitary_alignments")))
     if bar is not None:
