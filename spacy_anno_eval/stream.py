@@ -75,12 +75,7 @@ def _score_pair(pair: tuple[str, str], options: dict[str, Any], keep_pairs: bool
 
 
 def _merge(evaluations: Sequence[Evaluation]) -> Evaluation:
-    if len(evaluations) == 1:
-        return evaluations[0]
-    out = evaluations[0]
-    for ev in evaluations[1:]:
-        out = out.merge(ev)
-    return out
+    return evaluations[0] if len(evaluations) == 1 else Evaluation.concat(evaluations)
 
 
 def open_client(scheduler: str) -> tuple[Any, Any]:
