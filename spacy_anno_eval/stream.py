@@ -112,9 +112,13 @@ def score_shards(key: str | os.PathLike, response: str | os.PathLike, *, schedul
     if scheduler is None and client is None:
         results = []
         bar = _bar(progress, len(pairs))
+        docs = 0
         for pair in pairs:
             results.append(task(pair, options, keep_pairs))
             if bar is not None:
+                docs += len(results[-1].doc_ids)
+                elapsed = bar.format_dict.get("elapsed") or 0.0
+                bar.set_postfix(docs=docs, docs_per_s=f"{docs / elapsed:,.0f}" if elapsed else "-", refresh=False)
                 bar.update(1)
         if bar is not None:
             bar.close()
@@ -133,7 +137,7 @@ def score_shards(key: str | os.PathLike, response: str | os.PathLike, *, schedul
 
 
 def _bar(progress: bool, total: int) -> Any:
-    """A tqdm bar on a terminal when asked (quiet otherwise)."""
+    """A tqdm bar with ETA and documents per second, on a terminal when asked (quiet otherwise)."""
     import sys
 
     if not progress or not sys.stderr.isatty():
