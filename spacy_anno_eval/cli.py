@@ -295,6 +295,8 @@ def iaa(
     bdm: Path | None = BDM_OPT,
     bdm_feature: str | None = BDM_FEATURE_OPT,
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    shards: bool = typer.Option(False, "--shards", help="fmeasure: CORPUS is a folder or glob of shard files, read "
+                                                        "one at a time (counts summed; bounded memory)."),
     html_out: Path | None = typer.Option(None, "--html", help="Folder for the agreement matrix (index.html) and "
                                                               "one page per pair."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the result as JSON."),
@@ -309,6 +311,8 @@ def iaa(
         _fail(f"--measure must be fmeasure or kappa, got {measure!r}")
     if bdm is not None and measure == "kappa":
         _fail("--bdm weights F-measures (GATE 10.5.3); use it with --measure fmeasure")
+    if shards and measure == "kappa":
+        _fail("--shards is available for --measure fmeasure only (kappa over shards is not there yet)")
     if bootstrap < 0:
         _fail(f"--bootstrap must be >= 0, got {bootstrap}")
     try:
@@ -322,7 +326,7 @@ def iaa(
 
                 scores = load_concept_scores(bdm)
             result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
-                                bdm=scores, bdm_feature=bdm_feature)
+                                bdm=scores, bdm_feature=bdm_feature, shards=shards)
         written = {}
         if html_out is not None:
             from .report.matrix import write_matrix_reports

@@ -78,8 +78,15 @@ def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[s
 
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
-               matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None) -> dict[str, Any]:
+               matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None,
+               shards: bool = False) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
+
+    ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
+    time; each pair's counts are summed over the shards
+    (:meth:`~spacy_anno_eval.corpus.Evaluation.concat`), so memory holds one
+    shard and the counts (the pair pages then have no Annotation Diff, and
+    ``bdm`` is not available).
 
     Returns JSON-ready data (see the module docstring); ``evaluations`` maps
     ``(i, j)`` to the :class:`~spacy_anno_eval.corpus.Evaluation` of each pair
@@ -98,13 +105,32 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
         raise AnnoEvalInputError(f"matrix measure must be one of {', '.join(MODES)}, got {matrix_measure!r}")
     type_names, features = parse_types(types)
     selectors = names + ([consensus] if consensus else [])
-    loaded = load(os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus, selectors, fmt,
-                  features)
+    comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
+    comparisons += [(consensus, a) for a in names] if consensus else []
+    if shards:
+        if bdm is not None:
+            raise AnnoEvalInputError("BDM weighting reads the pairs, which shards do not keep; run without shards")
+        from .corpus import Evaluation
+        from .stream import shard_paths
+
+        parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
+        for path in shard_paths(corpus):
+            shard = load(str(path), selectors, fmt, features)
+            for c in comparisons:
+                ev = evaluate(shard, shard, key_set=c[0], response_set=c[1], types=type_names, features=features,
+                              beta=beta, pairing=pairing)
+                ev.alignment, ev.texts = None, None
+                parts[c].append(ev)
+        done = {c: Evaluation.concat(evs) for c, evs in parts.items()}
+    else:
+        loaded = load(os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus, selectors, fmt,
+                      features)
+        done = {c: evaluate(loaded, loaded, key_set=c[0], response_set=c[1], types=type_names, features=features,
+                            beta=beta, pairing=pairing) for c in comparisons}
     pairs, evaluations = [], {}
 
     def compare(key_set: str, response_set: str) -> tuple[Any, dict[str, Any]]:
-        ev = evaluate(loaded, loaded, key_set=key_set, response_set=response_set, types=type_names,
-                      features=features, beta=beta, pairing=pairing)
+        ev = done[(key_set, response_set)]
         return ev, ev.report()
 
     for i, j in itertools.combinations(range(len(names)), 2):

@@ -106,3 +106,33 @@ def test_gamma_samples_on_dask_equal_in_process():
     there = gamma(c, alpha=3, n_samples=12, seed=5, scheduler="local:2")
     np.testing.assert_array_equal(here.sample_disorders, there.sample_disorders)
     assert here.to_dict() == there.to_dict()
+
+
+def test_iaa_over_shards_equals_the_whole(tmp_path):
+    """Pairwise F of three annotators over 3 shards equals the same corpus in one file (counts are sums)."""
+    from spacy_anno_eval.iaa import pairwise_f, to_json
+
+    nlp = spacy.blank("en")
+    rng = np.random.default_rng(3)
+    whole = DocBin(store_user_data=True)
+    (tmp_path / "shards").mkdir()
+    for s in range(3):
+        db = DocBin(store_user_data=True)
+        for i in range(10):
+            doc = nlp(" ".join(["w"] * 15))
+            doc.user_data["doc_id"] = f"s{s}d{i}"
+            for a in ("a1", "a2", "a3"):
+                starts = sorted(rng.choice(13, 3, replace=False).tolist())
+                doc.spans[a] = [Span(doc, x, x + 1, str(rng.choice(list("XY")))) for x in starts]
+            db.add(doc)
+            whole.add(doc)
+        db.to_disk(tmp_path / "shards" / f"{s}.spacy")
+    whole.to_disk(tmp_path / "whole.spacy")
+    sets = "spans:a1;spans:a2;spans:a3"
+    one = to_json(pairwise_f(tmp_path / "whole.spacy", sets, consensus=None))
+    sharded = to_json(pairwise_f(tmp_path / "shards", sets, shards=True))
+    assert json.dumps(one, sort_keys=True) == json.dumps(sharded, sort_keys=True)
+    result = CliRunner().invoke(app, ["iaa", str(tmp_path / "shards"), "--sets", sets, "--shards", "--html",
+                                      str(tmp_path / "m"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "m" / "pair-0-1.html").is_file()
