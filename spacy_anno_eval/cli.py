@@ -458,16 +458,11 @@ def _write_alignment_report(folder: Path, rows: list[dict[str, Any]], data: dict
     import json
 
     from .atomic import write_text
+    from .report.rows import rows_as_jsonl, rows_as_tsv
 
     columns = list(dict.fromkeys(c for r in rows for c in r)) if rows else ["doc", "status"]
-
-    def cell(v: Any) -> str:
-        return "" if v is None else str(v).replace("\t", " ").replace("\n", " ")
-
-    tsv = "\t".join(columns) + "\n" + "".join("\t".join(cell(r.get(c)) for c in columns) + "\n" for r in rows)
-    jsonl = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-    pages = {"scores.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n", "alignment.tsv": tsv,
-             "alignment.jsonl": jsonl}
+    pages = {"scores.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+             "alignment.tsv": rows_as_tsv(rows, columns), "alignment.jsonl": rows_as_jsonl(rows)}
     for name, text in pages.items():
         write_text(folder / name, text)
 

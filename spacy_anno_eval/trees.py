@@ -519,15 +519,9 @@ class TreeComparison:
 
     def write_diff(self, path: str | os.PathLike, nodes: bool = True) -> Path:
         """Write :meth:`diff_rows` atomically: JSON lines for ``.jsonl``, else TSV with a header."""
-        from .atomic import write_text
+        from .report.rows import write_rows
 
-        rows = self.diff_rows(nodes=nodes)
-        if Path(path).suffix.lower() == ".jsonl":
-            text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-        else:
-            lines = ["\t".join(DIFF_COLUMNS)] + ["\t".join(_cell(row[c]) for c in DIFF_COLUMNS) for row in rows]
-            text = "\n".join(lines) + "\n"
-        return write_text(path, text)
+        return write_rows(path, self.diff_rows(nodes=nodes), DIFF_COLUMNS)
 
 
 def _arrow(key: Any, response: Any) -> str:
@@ -547,12 +541,6 @@ def _node_text(s: SentenceResult, d: NodeDiff) -> str:
         return (f"head word      {_word(s, d.key_word)}→{_word(s, d.response_word)}, "
                 f"{_arrow(d.key_deprel, d.response_deprel)}")
     return f"function       {_arrow(d.key_deprel, d.response_deprel)} (head word {_word(s, d.key_word)})"
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    return " ".join(str(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ").split("\t"))
 
 
 def _check_same_words(key: Treebank, response: Treebank) -> None:

@@ -91,7 +91,6 @@ ACT 87, COR 28, PAR 1, SPU 58, MIS 6 give REC 0.8143 and PRE 0.3276.
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -239,20 +238,15 @@ class EntityAlignment:
                     f"{'a key_id' if need_key else 'no key_id'} and "
                     f"{'a response_id' if need_response else 'no response_id'}, got key_id={key_id!r}, "
                     f"response_id={response_id!r}")
-            if status in ("correct", "partial"):
-                pairs = data["key_to_response"].setdefault(doc, {})
+            if status in ("correct", "partial", "incorrect", "overlap"):
+                table = "key_to_response" if status in ("correct", "partial") else "incorrect"
+                pairs = data[table].setdefault(doc, {})
                 if key_id in pairs:
                     raise AnnoEvalInputError(f"entity alignment row {i}, document {doc!r}: key entity {key_id!r} "
                                              f"is aligned twice")
                 pairs[key_id] = response_id
                 if status == "partial":
                     data["partial"].setdefault(doc, set()).add(key_id)
-            elif status in ("incorrect", "overlap"):
-                pairs = data["incorrect"].setdefault(doc, {})
-                if key_id in pairs:
-                    raise AnnoEvalInputError(f"entity alignment row {i}, document {doc!r}: key entity {key_id!r} "
-                                             f"is aligned twice")
-                pairs[key_id] = response_id
             elif status == "missing":
                 data["missing"].setdefault(doc, set()).add(key_id)
             else:
@@ -381,22 +375,9 @@ class RelationScores:
         In TSV, ``None`` is an empty cell and tabs or line breaks inside
         values become spaces.
         """
-        from ..atomic import write_text
+        from ..report.rows import write_rows
 
-        rows = self.decision_rows(include_unscored)
-        if Path(path).suffix.lower() == ".jsonl":
-            text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-        else:
-            lines = ["\t".join(DECISION_COLUMNS)]
-            lines += ["\t".join(_cell(row[c]) for c in DECISION_COLUMNS) for row in rows]
-            text = "\n".join(lines) + "\n"
-        return write_text(path, text)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    return " ".join(str(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ").split("\t"))
+        return write_rows(path, self.decision_rows(include_unscored), DECISION_COLUMNS)
 
 
 def _check_relations(relations: Iterable[Relation], side: str) -> list[Relation]:
