@@ -334,13 +334,8 @@ def _dp(keys: list[Mention], resps: list[Mention], settings: Settings) -> list[t
     both = (i >= 0) & (j >= 0)
     i, j = i[both], j[both]
     scores = match(i, j)
-    names = {settings.scores[CORRECT]: CORRECT, settings.scores[PARTIAL]: PARTIAL,
-             settings.scores[INCORRECT]: INCORRECT}
-    out = []
-    for a, b, sc in zip(i.tolist(), j.tolist(), scores.tolist(), strict=True):
-        cls = names.get(sc) if len(names) == 3 else classify(keys[a], resps[b], settings)
-        out.append((a, b, cls or classify(keys[a], resps[b], settings), float(sc)))
-    return out
+    return [(a, b, classify(keys[a], resps[b], settings), sc)
+            for a, b, sc in zip(i.tolist(), j.tolist(), scores.tolist(), strict=True)]
 
 
 def align_mentions(key: Iterable[Mention], response: Iterable[Mention], settings: Settings | None = None,
