@@ -41,34 +41,32 @@ def is_mentions_jsonl(path: str | Path) -> bool:
 
 def read_mentions_jsonl(path: str | Path) -> tuple[list[Mention], dict[str, str]]:
     """Mentions and document texts (where given) from a mentions JSONL file."""
+    from .jsonl import json_lines
+
     p = Path(path)
     mentions, texts = [], {}
-    with p.open(encoding="utf-8-sig") as handle:
-        for lineno, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                doc = json.loads(line)
-                doc_id = str(doc.get("id", doc.get("meta", {}).get("id", lineno)))
-                if "text" in doc:
-                    texts[doc_id] = doc["text"]
-                for k, m in enumerate(doc["mentions"]):
-                    name = m.get("label", m.get("name"))
-                    value = m.get("text", m.get("value"))
-                    if name is None or value is None:
-                        raise AnnoEvalInputError(f"{p}, line {lineno}: mention {k + 1} needs a label and a text")
-                    start, end = m.get("start"), m.get("end")
-                    if (start is None) != (end is None):
-                        raise AnnoEvalInputError(f"{p}, line {lineno}: mention {k + 1} has only one of start/end")
-                    mentions.append(Mention(doc_id, str(m.get("id", k + 1)), str(name), str(value),
-                                            None if start is None else int(start), None if end is None else int(end),
-                                            None if m.get("section") is None else str(m["section"]), order=k))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-                if isinstance(err, AnnoEvalInputError):
-                    raise
-                expected = '{"id": ..., "mentions": [{"label", "text", "start"?, "end"?}]}'
-                raise AnnoEvalInputError(f"{p}, line {lineno}: not a mentions document ({err}); expected "
-                                         f"{expected}") from None
+    for lineno, doc in json_lines(p, encoding="utf-8-sig"):
+        try:
+            doc_id = str(doc.get("id", doc.get("meta", {}).get("id", lineno)))
+            if "text" in doc:
+                texts[doc_id] = doc["text"]
+            for k, m in enumerate(doc["mentions"]):
+                name = m.get("label", m.get("name"))
+                value = m.get("text", m.get("value"))
+                if name is None or value is None:
+                    raise AnnoEvalInputError(f"{p}, line {lineno}: mention {k + 1} needs a label and a text")
+                start, end = m.get("start"), m.get("end")
+                if (start is None) != (end is None):
+                    raise AnnoEvalInputError(f"{p}, line {lineno}: mention {k + 1} has only one of start/end")
+                mentions.append(Mention(doc_id, str(m.get("id", k + 1)), str(name), str(value),
+                                        None if start is None else int(start), None if end is None else int(end),
+                                        None if m.get("section") is None else str(m["section"]), order=k))
+        except AnnoEvalInputError:
+            raise
+        except (AttributeError, KeyError, TypeError, ValueError) as err:
+            expected = '{"id": ..., "mentions": [{"label", "text", "start"?, "end"?}]}'
+            raise AnnoEvalInputError(f"{p}, line {lineno}: not a mentions document ({err}); expected "
+                                     f"{expected}") from None
     return mentions, texts
 
 
