@@ -29,7 +29,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
@@ -140,11 +139,14 @@ def _sequence(bench: BenchmarkDir) -> int:
 
 
 def _progress(iterable: Iterable[Any], total: int, desc: str, quiet: bool) -> Iterator[Any]:
-    """A tqdm progress bar with rate and ETA on a terminal; nothing when quiet or not a TTY."""
-    from tqdm import tqdm
+    """``iterable`` with a progress bar (documents per second, ETA) on a terminal; nothing when quiet or not a
+    TTY (:func:`spacy_anno_eval.progress.progress_bar`)."""
+    from ..progress import progress_bar
 
-    disable = quiet or not sys.stderr.isatty()
-    yield from tqdm(iterable, total=total, desc=desc, unit="doc", disable=disable, file=sys.stderr)
+    with progress_bar(total, desc, "doc", enabled=not quiet) as bar:
+        for item in iterable:
+            yield item
+            bar.update(1)
 
 
 def input_docs(nlp: Any, documents: Iterable[CleanDocument]) -> Iterator[Any]:

@@ -262,11 +262,9 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     alignment = best_alignment(continuum, dissimilarity)
     observed_cat = categorial_disorder(alignment, dissimilarity, empty_pairs)
     chance = make_sampler(sampler, continuum, reference_annotators)
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    from ..progress import progress_bar
 
-        bar = tqdm(total=n_samples, desc="gamma samples", unit="sample", leave=False)
+    bar = progress_bar(n_samples, "gamma samples", "sample", enabled=progress)
     own = None
     if scheduler is not None and client is None:
         from ..stream import open_client
@@ -300,15 +298,12 @@ def _gamma(continuum: Continuum, dissimilarity: Dissimilarity, chance: Any, alig
                                     f"{max_samples}")
                 break
             stop = min(required, max_samples)
-            if bar is not None:
-                bar.total = stop
-                bar.refresh()
+            bar.set_total(stop)
             more = _run_samples(chance, dissimilarity, continuum.categories, empty_pairs, seed, have, stop, n_jobs,
                                 bar, client)
             samples = SampleDisorders(*(np.concatenate([getattr(samples, f), getattr(more, f)])
                                         for f in ("disorder", "cat", "cat_k", "n_unitary_alignments")))
-    if bar is not None:
-        bar.close()
+    bar.close()
     obs = alignment.disorder
     exp = float(samples.disorder.mean())
     se = float(samples.disorder.std(ddof=1) / math.sqrt(len(samples.disorder)))
