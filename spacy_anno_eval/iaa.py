@@ -32,6 +32,10 @@ Beyond GATE, the type ``*`` takes the annotations of every type and their
 label as the category (``*->feature``: the feature), which is how to ask
 "how often do the annotators label the same span alike" on spaCy Docs.
 
+With ``shards`` both measures read a corpus split into shard files one file
+at a time and sum what is a sum (counts per type and document, contingency
+tables), so the result equals the whole corpus's exactly.
+
 Undefined coefficients (Ae = 1, e.g. a type without a feature where both
 annotators made exactly the same annotations: every item is ``Anns``/``Anns``)
 are ``None`` with an entry in ``warnings``.
@@ -42,6 +46,7 @@ from __future__ import annotations
 import itertools
 import os
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -76,17 +81,59 @@ def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[s
     return names, list(dict.fromkeys(features)) or None
 
 
+def _read_parts(corpus: Any, selectors: list[str], fmt: str = "auto", features: list[str] | None = None, *,
+               shards: bool = False, progress: bool = False) -> Iterator[tuple[int, Any]]:
+    """``(offset, part)`` for each part of ``corpus`` in document order: the whole corpus as one part, or
+    with ``shards`` each shard file (:func:`~spacy_anno_eval.stream.shard_paths`: a file, a folder or a
+    glob pattern) read in turn, so that memory holds one shard.
+
+    ``offset`` is the number of documents before the part. A reader names a
+    document without an id by its position in its file (``"0"``, ``"1"``...);
+    in a shard after the first, such positional ids are renumbered from
+    ``offset``, so every document has the id the whole corpus gives it.
+    ``progress``: a progress bar over the parts (shards, and documents per
+    second), drawn only on a terminal.
+    """
+    from .engine import load
+    from .progress import progress_bar
+
+    if not shards:
+        units = [os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus]
+    elif isinstance(corpus, (str, os.PathLike)):
+        from .stream import shard_paths
+
+        units = [str(p) for p in shard_paths(corpus)]
+    else:
+        raise AnnoEvalInputError(f"shards: the corpus must be a folder of shard files, a glob pattern or a file, "
+                                 f"got a {type(corpus).__name__}; pass a path, or leave shards off for a corpus "
+                                 f"in memory")
+
+    def parts() -> Iterator[tuple[int, Any]]:
+        offset = 0
+        with progress_bar(total=len(units), desc="shards", unit="shard", enabled=progress) as bar:
+            for unit in units:
+                part = load(unit, selectors, fmt, features)
+                if offset:
+                    part.doc_ids = [str(offset + k) if d == str(k) else d for k, d in enumerate(part.doc_ids)]
+                yield offset, part
+                offset += len(part)
+                bar.update(1, docs=len(part))
+
+    return parts()
+
+
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
                matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None,
-               shards: bool = False) -> dict[str, Any]:
+               shards: bool = False, progress: bool = False) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
 
     ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
     time; each pair's counts are summed over the shards
     (:meth:`~spacy_anno_eval.corpus.Evaluation.concat`), so memory holds one
     shard and the counts (the pair pages then have no Annotation Diff, and
-    ``bdm`` is not available).
+    ``bdm`` is not available). ``progress``: a progress bar over the shards
+    (one step per shard file).
 
     Returns JSON-ready data (see the module docstring); ``evaluations`` maps
     ``(i, j)`` to the :class:`~spacy_anno_eval.corpus.Evaluation` of each pair
@@ -96,7 +143,8 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     the concept is the label, or the feature ``bdm_feature``) and the result
     ``mean_of_pairs_bdm`` (GATE 10.5.3).
     """
-    from .engine import evaluate, load
+    from .corpus import Evaluation
+    from .engine import evaluate
 
     names = parse_sets(sets)
     if consensus is not None and consensus in names:
@@ -107,26 +155,17 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     selectors = names + ([consensus] if consensus else [])
     comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
     comparisons += [(consensus, a) for a in names] if consensus else []
-    if shards:
-        if bdm is not None:
-            raise AnnoEvalInputError("BDM weighting reads the pairs, which shards do not keep; run without shards")
-        from .corpus import Evaluation
-        from .stream import shard_paths
-
-        parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
-        for path in shard_paths(corpus):
-            shard = load(str(path), selectors, fmt, features)
-            for c in comparisons:
-                ev = evaluate(shard, shard, key_set=c[0], response_set=c[1], types=type_names, features=features,
-                              beta=beta, pairing=pairing)
+    if shards and bdm is not None:
+        raise AnnoEvalInputError("BDM weighting reads the pairs, which shards do not keep; run without shards")
+    parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
+    for _, part in _read_parts(corpus, selectors, fmt, features, shards=shards, progress=progress):
+        for c in comparisons:
+            ev = evaluate(part, part, key_set=c[0], response_set=c[1], types=type_names, features=features,
+                          beta=beta, pairing=pairing)
+            if shards:
                 ev.alignment, ev.texts = None, None
-                parts[c].append(ev)
-        done = {c: Evaluation.concat(evs) for c, evs in parts.items()}
-    else:
-        loaded = load(os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus, selectors, fmt,
-                      features)
-        done = {c: evaluate(loaded, loaded, key_set=c[0], response_set=c[1], types=type_names, features=features,
-                            beta=beta, pairing=pairing) for c in comparisons}
+            parts[c].append(ev)
+    done = {c: Evaluation.concat(evs) if shards else evs[0] for c, evs in parts.items()}
     pairs, evaluations = [], {}
 
     def compare(key_set: str, response_set: str) -> tuple[Any, dict[str, Any]]:
@@ -221,15 +260,17 @@ def _none(x: Any) -> float | None:
     return None if x != x else x
 
 
-def _kappa_figures(t: np.ndarray, categories: list[str], bootstrap: int, seed: int) -> dict[str, Any]:
+def _kappa_figures(t: np.ndarray, categories: list[str], bootstrap: int, seed: int,
+                   client: Any = None) -> dict[str, Any]:
     """Observed agreement, kappa, pi (with intervals when ``bootstrap``) and specific agreement of one table."""
     from .measures.agreement import cohen_kappa, observed_agreement, scott_pi, specific_agreement, table_bootstrap
 
     nan = float("nan")
     out: dict[str, Any] = {"n": int(t.sum()), "observed_agreement": _none(observed_agreement(t, undefined=nan))}
+    dask = {"client": client} if client is not None else {}
     for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi)):
         if bootstrap and t.sum():
-            res = table_bootstrap(t, coef, n_samples=bootstrap, seed=seed, undefined=nan)
+            res = table_bootstrap(t, coef, n_samples=bootstrap, seed=seed, undefined=nan, **dask)
             out[f"{key}_ci"] = res.ci
         else:
             res = coef(t, undefined=nan)
@@ -240,9 +281,137 @@ def _kappa_figures(t: np.ndarray, categories: list[str], bootstrap: int, seed: i
     return out
 
 
+#: the most table cells (documents x q x q) of one stack of per-document tables
+STACK_CELLS = 1 << 20
+
+
+def _per_doc_figures(docs: np.ndarray, ca: np.ndarray, cb: np.ndarray, counts: np.ndarray, q: int,
+                     doc_ids: list[str]) -> list[dict[str, Any]]:
+    """Observed agreement, kappa and pi of every document with items, from cells: ``counts[k]`` items of
+    document ``docs[k]`` (sorted) in categories ``ca[k]`` / ``cb[k]`` of ``q``. The per-document tables are
+    stacked a batch of documents at a time (at most :data:`STACK_CELLS` cells), batches set by the corpus's
+    documents, never by its shards."""
+    from .measures.agreement import cohen_kappa, observed_agreement, scott_pi
+
+    nan = float("nan")
+    used, first = np.unique(docs, return_index=True)
+    bounds = np.append(first, len(docs))
+    step = max(1, STACK_CELLS // (q * q))
+    rows = []
+    for lo in range(0, len(used), step):
+        batch = used[lo:lo + step]
+        cells = slice(bounds[lo], bounds[lo + len(batch)])
+        stack = np.zeros((len(batch), q, q), dtype=np.int64)
+        np.add.at(stack, (np.searchsorted(batch, docs[cells]), ca[cells], cb[cells]), counts[cells])
+        ao = np.atleast_1d(observed_agreement(stack, undefined=nan))
+        kap = np.atleast_1d(cohen_kappa(stack, undefined=nan).value)
+        pi = np.atleast_1d(scott_pi(stack, undefined=nan).value)
+        n = stack.sum(axis=(1, 2))
+        rows.extend({"doc_id": doc_ids[d], "n": int(n[k]), "observed_agreement": _none(ao[k]),
+                     "cohen_kappa": _none(kap[k]), "scott_pi": _none(pi[k])} for k, d in enumerate(batch.tolist()))
+    return rows
+
+
+class _KappaSums:
+    """What :func:`pairwise_kappa` keeps of the parts (shards) read so far, all in document order.
+
+    Per type (its label, ``Type->feature``): the categories used. Per
+    comparison and type: the cells, each part's ``(vocabulary, doc, ca, cb,
+    count)``, ``count`` items of document ``doc`` (global index; ``0`` for
+    every item of a comparison without ``detail``) put into categories
+    ``vocabulary[ca]`` / ``vocabulary[cb]``; with ``detail``, the rows of the
+    items the two categorised differently, and the texts of their documents.
+    """
+
+    def __init__(self, specs: list[tuple[str, str | None]], selectors: list[str],
+                 comparisons: list[tuple[str, str]], detail: set[tuple[str, str]]) -> None:
+        self.specs, self.selectors, self.comparisons, self.detail = specs, selectors, comparisons, detail
+        self.found: set[str] = set()
+        self.used: dict[str, set[str]] = {}
+        self.cells: dict[tuple[tuple[str, str], str], list[tuple[Any, ...]]] = {}
+        self.items: dict[tuple[tuple[str, str], str], list[dict[str, Any]]] = {}
+        self.doc_ids: list[str] = []
+        self.texts: dict[int, str] = {}
+
+    def add(self, offset: int, part: Any) -> None:
+        """Count the items of ``part``, whose first document is document ``offset`` of the corpus."""
+        from .align.coextensive import pair_coextensive
+
+        tables = {s: part.get_set(s) for s in self.selectors}
+        found = {lab for tab in tables.values() for lab in tab.labels}
+        self.found.update(found)
+        self.doc_ids.extend(part.doc_ids)
+        for type_name, feature in self.specs or [(t, None) for t in sorted(found)]:
+            label = _spec_label(type_name, feature)
+            groups, cats = {}, {}
+            for s, tab in tables.items():
+                groups[s], cats[s] = _categories(tab, type_name, feature)
+            used = sorted({c for s in self.selectors for c, g in zip(cats[s], groups[s], strict=True) if g >= 0}
+                          - {NON_CAT})
+            self.used.setdefault(label, set()).update(used)
+            vocab = used + [NON_CAT]
+            index = {c: k for k, c in enumerate(vocab)}
+            q, non_cat = len(vocab), len(vocab) - 1
+            # rows of other types (group -1) are no items; their category may be outside the vocabulary
+            codes = {s: np.array([index[c] if g >= 0 else non_cat for c, g in zip(cats[s], groups[s], strict=True)],
+                                 dtype=np.int64) for s in self.selectors}
+            for x, y in self.comparisons:
+                pairs = pair_coextensive(tables[x], tables[y], groups[x], groups[y], codes[x], codes[y])
+                ca = np.where(pairs.a_row >= 0, codes[x][np.maximum(pairs.a_row, 0)] if len(codes[x]) else 0,
+                              non_cat)
+                cb = np.where(pairs.b_row >= 0, codes[y][np.maximum(pairs.b_row, 0)] if len(codes[y]) else 0,
+                              non_cat)
+                detail = (x, y) in self.detail
+                doc = pairs.doc.astype(np.int64) if detail else np.zeros(len(pairs), dtype=np.int64)
+                cell, count = np.unique((doc * q + ca) * q + cb, return_counts=True)
+                self.cells.setdefault(((x, y), label), []).append(
+                    (vocab, cell // (q * q) + (offset if detail else 0), cell // q % q, cell % q, count))
+                if detail:
+                    self.items.setdefault(((x, y), label), []).extend(
+                        self._disagreements(offset, part, tables[x], tables[y], pairs, ca, cb, vocab, label))
+
+    def _disagreements(self, offset: int, part: Any, ta: Any, tb: Any, pairs: Any, ca: np.ndarray,
+                       cb: np.ndarray, vocab: list[str], label: str) -> list[dict[str, Any]]:
+        """The rows of the items categorised differently, by document and offsets; keep their texts."""
+        rows = []
+        for k in np.flatnonzero(ca != cb).tolist():
+            row, tab = (int(pairs.a_row[k]), ta) if pairs.a_row[k] >= 0 else (int(pairs.b_row[k]), tb)
+            doc = int(pairs.doc[k])
+            rows.append({"type": label, "doc_id": part.doc_ids[doc], "doc": offset + doc,
+                         "start": int(tab.start[row]), "end": int(tab.end[row]),
+                         "category_a": vocab[ca[k]], "category_b": vocab[cb[k]]})
+            if offset + doc not in self.texts:
+                self.texts[offset + doc] = part.texts[doc]
+        rows.sort(key=lambda r: (r["doc"], r["start"], r["end"]))
+        return rows
+
+    def labels(self) -> list[str]:
+        """Every type's label: those asked for, else every type found, sorted."""
+        return [_spec_label(t, f) for t, f in self.specs] or sorted(self.found)
+
+    def table(self, comparison: tuple[str, str], label: str) -> tuple[list[str], np.ndarray, tuple[np.ndarray, ...]]:
+        """The categories (those used, sorted, then ``Non-cat``), the contingency table summed over the parts,
+        and the cells ``(doc, ca, cb, count)`` in those categories."""
+        vocab = sorted(self.used.get(label, ())) + [NON_CAT]
+        index = {c: k for k, c in enumerate(vocab)}
+        cols: list[list[np.ndarray]] = [[], [], [], []]
+        for part_vocab, doc, ca, cb, count in self.cells.get((comparison, label), []):
+            to_global = np.array([index[c] for c in part_vocab], dtype=np.int64)
+            for col, values in zip(cols, (doc, to_global[ca], to_global[cb], count), strict=True):
+                col.append(values)
+        doc, ca, cb, count = (np.concatenate(col) if col else np.zeros(0, dtype=np.int64) for col in cols)
+        t = np.zeros((len(vocab), len(vocab)), dtype=np.int64)
+        np.add.at(t, (ca, cb), count)
+        return vocab, t, (doc, ca, cb, count)
+
+
+def _spec_label(type_name: str, feature: str | None) -> str:
+    return type_name + (f"->{feature}" if feature else "")
+
+
 def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
-                   fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0,
-                   seed: int = 0) -> dict[str, Any]:
+                   fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0, seed: int = 0,
+                   shards: bool = False, progress: bool = False, client: Any = None) -> dict[str, Any]:
     """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
 
     See the module docstring for items and categories. ``types`` as GATE
@@ -252,11 +421,22 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     contingency table and ``per_doc`` figures, and ``mean_over_types``),
     ``mean_of_pairs``, ``per_type`` (mean over pairs), ``matrix`` (Cohen's
     kappa, mean over types: micro, and mean over documents), ``warnings``;
-    ``items`` (per pair, the items the two annotators categorised differently,
-    for reports) and ``texts`` are dropped by :func:`to_json`.
+    ``items`` (per pair, the items the two annotators categorised
+    differently, by document and offsets, for reports) and ``texts`` (the
+    texts of their documents, by document index) are dropped by
+    :func:`to_json`.
+
+    ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
+    time (``progress``: a progress bar over them). The whole corpus is read
+    the same way, as one shard: per pair and type, the counts per document
+    and category are summed over the shards, per-document figures and
+    disagreements follow in document order, and every coefficient, mean,
+    warning and bootstrap interval is computed once from the sums, so the
+    result equals the whole corpus's exactly. Memory holds one shard, the
+    disagreements (and their documents' texts) and a few counts per
+    document. ``client``: an open Dask ``distributed.Client`` for the
+    bootstrap (:func:`~spacy_anno_eval.measures.agreement.table_bootstrap`).
     """
-    from .align.coextensive import pair_coextensive
-    from .engine import load
     from .measures.agreement import DegenerateAgreementWarning
 
     names = parse_sets(sets)
@@ -265,65 +445,32 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     specs = parse_type_features(types)
     features = list(dict.fromkeys(f for _, f in specs if f)) or None
     selectors = names + ([consensus] if consensus else [])
-    loaded = load(os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus, selectors, fmt, features)
-    tables = {s: loaded.get_set(s) for s in selectors}
-    if not specs:
-        specs = [(t, None) for t in sorted({lab for tab in tables.values() for lab in tab.labels})]
-    if not specs:
+    index_pairs = list(itertools.combinations(range(len(names)), 2))
+    pair_comparisons = [(names[i], names[j]) for i, j in index_pairs]
+    consensus_comparisons = [(consensus, a) for a in names] if consensus else []
+    sums = _KappaSums(specs, selectors, pair_comparisons + consensus_comparisons, set(pair_comparisons))
+    for offset, part in _read_parts(corpus, selectors, fmt, features, shards=shards, progress=progress):
+        sums.add(offset, part)
+    labels = sums.labels()
+    if not labels:
         raise AnnoEvalInputError(f"the sets {', '.join(selectors)} hold no annotations; nothing to compare")
-    n_docs = len(loaded)
-    doc_ids = loaded.doc_ids
-    # every row's group and category per type, in a vocabulary shared by all annotators
-    per_spec = []
-    for type_name, feature in specs:
-        groups, cats = {}, {}
-        for s, tab in tables.items():
-            groups[s], cats[s] = _categories(tab, type_name, feature)
-        used = sorted({c for s in selectors for c, g in zip(cats[s], groups[s], strict=True) if g >= 0} - {NON_CAT})
-        vocab = used + [NON_CAT]
-        index = {c: k for k, c in enumerate(vocab)}
-        codes = {s: np.array([index[c] for c in cats[s]], dtype=np.int64) for s in selectors}
-        label = type_name + (f"->{feature}" if feature else "")
-        per_spec.append((label, groups, codes, vocab))
 
     caught_messages: list[str] = []
 
-    def compare(x: str, y: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        per_type, items = {}, []
-        for label, groups, codes, vocab in per_spec:
-            q, non_cat = len(vocab), len(vocab) - 1
-            pairs = pair_coextensive(tables[x], tables[y], groups[x], groups[y], codes[x], codes[y])
-            ca = np.where(pairs.a_row >= 0, codes[x][np.maximum(pairs.a_row, 0)] if len(codes[x]) else 0, non_cat)
-            cb = np.where(pairs.b_row >= 0, codes[y][np.maximum(pairs.b_row, 0)] if len(codes[y]) else 0, non_cat)
-            stack = np.zeros((n_docs, q, q), dtype=np.int64)
-            np.add.at(stack, (pairs.doc, ca, cb), 1)
+    def compare(x: str, y: str, detail: bool) -> dict[str, Any]:
+        per_type = {}
+        for label in labels:
+            vocab, t, cells = sums.table((x, y), label)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DegenerateAgreementWarning)
-                figures = _kappa_figures(stack.sum(axis=0), vocab, bootstrap, seed)
-                used = np.flatnonzero(stack.sum(axis=(1, 2)))
-                if len(used):
-                    from .measures.agreement import cohen_kappa, observed_agreement, scott_pi
-
-                    sub = stack[used]
-                    ao = np.atleast_1d(observed_agreement(sub, undefined=float("nan")))
-                    kap = np.atleast_1d(cohen_kappa(sub, undefined=float("nan")).value)
-                    pi = np.atleast_1d(scott_pi(sub, undefined=float("nan")).value)
-                    figures["per_doc"] = [{"doc_id": doc_ids[d], "n": int(stack[d].sum()),
-                                           "observed_agreement": _none(ao[k]), "cohen_kappa": _none(kap[k]),
-                                           "scott_pi": _none(pi[k])} for k, d in enumerate(used.tolist())]
-                else:
-                    figures["per_doc"] = []
+                figures = _kappa_figures(t, vocab, bootstrap if detail else 0, seed, client)
+                if detail:
+                    figures["per_doc"] = _per_doc_figures(*cells, len(vocab), sums.doc_ids)
             if any(figures[k] is None for k in ("cohen_kappa", "scott_pi")):
                 caught_messages.append(f"{x} / {y}, {label}: kappa or pi undefined (a single category in the "
                                        f"table, or no items); reported as null")
             per_type[label] = figures
-            for k in np.flatnonzero(ca != cb).tolist():
-                row, tab = (int(pairs.a_row[k]), tables[x]) if pairs.a_row[k] >= 0 else (int(pairs.b_row[k]),
-                                                                                           tables[y])
-                items.append({"type": label, "doc_id": doc_ids[int(pairs.doc[k])], "doc": int(pairs.doc[k]),
-                              "start": int(tab.start[row]), "end": int(tab.end[row]),
-                              "category_a": vocab[ca[k]], "category_b": vocab[cb[k]]})
-        return per_type, items
+        return per_type
 
     def mean(values: list[float | None]) -> float | None:
         ok = [v for v in values if v is not None]
@@ -331,25 +478,24 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
 
     keys = ("observed_agreement", "cohen_kappa", "scott_pi")
     pairs_out, items_out = [], {}
-    for i, j in itertools.combinations(range(len(names)), 2):
-        per_type, items = compare(names[i], names[j])
+    for i, j in index_pairs:
+        per_type = compare(names[i], names[j], True)
         over_types = {k: mean([f[k] for f in per_type.values()]) for k in keys}
         doc_kappa = mean([mean([d["cohen_kappa"] for d in f["per_doc"]]) for f in per_type.values()])
         pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j, "per_type": per_type,
                           "mean_over_types": over_types, "mean_over_docs": {"cohen_kappa": doc_kappa}})
-        items_out[(i, j)] = items
+        items_out[(i, j)] = [row for label in labels for row in sums.items.get(((names[i], names[j]), label), [])]
     n = len(names)
     micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
     macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
     for p in pairs_out:
         micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = p["mean_over_types"]["cohen_kappa"]
         macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = p["mean_over_docs"]["cohen_kappa"]
-    labels = [label for label, *_ in per_spec]
     out: dict[str, Any] = {
         "measure": "kappa",
         "annotators": names,
         "types": labels,
-        "n_docs": n_docs,
+        "n_docs": len(sums.doc_ids),
         "mean_of_pairs": {k: mean([p["mean_over_types"][k] for p in pairs_out]) for k in keys},
         "per_type": {t: {k: mean([p["per_type"][t][k] for p in pairs_out]) for k in keys} for t in labels},
         "matrix": {"measure": "cohen_kappa", "micro": micro, "macro_docs": macro,
@@ -358,12 +504,12 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
                                                  for a in range(n)]},
         "pairs": pairs_out,
         "items": items_out,
-        "texts": loaded.texts,
+        "texts": sums.texts,
     }
     if consensus:
         out["consensus"] = {"set": consensus, "annotators": {}}
         for a in names:
-            per_type, _ = compare(consensus, a)
+            per_type = compare(consensus, a, False)
             out["consensus"]["annotators"][a] = {
                 "per_type": {t: {k: f[k] for k in keys} for t, f in per_type.items()},
                 "mean_over_types": {k: mean([f[k] for f in per_type.values()]) for k in keys}}
