@@ -94,7 +94,8 @@ def read_table(path: str | os.PathLike) -> tuple[list[str], list[list[Any]]]:
 
 
 def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] | None = None, *,
-                      bootstrap: int = 0, seed: int = 0, confidence: float = 0.95) -> dict[str, Any]:
+                      bootstrap: int = 0, seed: int = 0, confidence: float = 0.95,
+                      client: Any = None) -> dict[str, Any]:
     """Every coefficient for annotators x units ``data`` (NaN / None missing), JSON-ready.
 
     Keys: ``n_units``, ``n_annotators``, ``level``, ``observed_agreement``,
@@ -109,7 +110,9 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     and over resampled items to each pair's Cohen's kappa, Scott's pi and
     Bennett's S (``cohen_kappa_ci``, ... in ``pairwise``;
     :func:`~spacy_anno_eval.measures.agreement.table_bootstrap`); for two
-    annotators ``cohen_kappa_ci`` is also given at the top level.
+    annotators ``cohen_kappa_ci`` is also given at the top level. ``client``: an
+    open ``distributed.Client`` to compute the bootstrap samples on, with the
+    same result as in-process (:mod:`spacy_anno_eval.samples`).
     """
     rows = [list(r) for r in (data.tolist() if isinstance(data, np.ndarray) else data)]
     n_ann = len(rows)
@@ -130,7 +133,7 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
             out_warnings.append("bennett_s: fewer than two categories")
         if bootstrap:
             resample = {"n_samples": bootstrap, "seed": seed, "confidence": confidence, "value_counts": counts,
-                        "value_domain": values}
+                        "value_domain": values, "client": client}
             fk = with_bootstrap(None, fleiss_kappa, **resample)
             alpha = with_bootstrap(None, krippendorff_alpha, level=level, **resample)
         else:
@@ -159,7 +162,7 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
                 for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi), ("bennett_s", bennett_s)):
                     if bootstrap:
                         result = table_bootstrap(table, coef, n_samples=bootstrap, seed=seed, confidence=confidence,
-                                                 undefined=float("nan"))
+                                                 client=client, undefined=float("nan"))
                         entry[f"{key}_ci"] = result.ci
                     else:
                         result = coef(table, undefined=float("nan"))

@@ -79,6 +79,8 @@ from typing import Any
 
 import numpy as np
 
+from ..samples import block_size_for, map_blocks
+
 #: value of an undefined (0/0) figure unless a function is told otherwise
 UNDEFINED = 0.0
 #: Ae closer to 1 than this counts as 1 (the coefficient is 0/0)
@@ -371,17 +373,23 @@ def cohen_kappa(table: Any, weights: Any = None, *, undefined: float = UNDEFINED
 
 
 def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed: int = 0,
-                    confidence: float = 0.95, **options: Any) -> Agreement:
+                    confidence: float = 0.95, client: Any = None, **options: Any) -> Agreement:
     """``coefficient(table)`` with a percentile bootstrap interval over the table's items.
 
     ``coefficient`` is :func:`cohen_kappa`, :func:`scott_pi` or
     :func:`bennett_s` (``options`` such as ``weights`` go to it). Resampling
     the ``n`` items with replacement draws a new table from
     ``Multinomial(n, t / n)`` (Efron & Tibshirani 1993, ch. 6: the
-    nonparametric bootstrap of i.i.d. items); all samples are drawn and
-    computed at once as a stack of tables. Samples where the coefficient is
-    undefined (Ae = 1) are left out and counted in ``ci["n_undefined"]``.
-    Seeded (``numpy.random.default_rng(seed)``); one table only.
+    nonparametric bootstrap of i.i.d. items); the samples of a block are
+    drawn and computed at once as a stack of tables. Samples where the
+    coefficient is undefined (Ae = 1) are left out and counted in
+    ``ci["n_undefined"]``. One table only.
+
+    Seeded and drawn in blocks (:mod:`spacy_anno_eval.samples`): block ``i``
+    of ``block_size_for(4 * q * q)`` tables draws from
+    ``default_rng(SeedSequence(seed, spawn_key=(i,)))``. ``client``: an open
+    ``distributed.Client`` to compute the blocks on, with the same result as
+    in-process.
     """
     import dataclasses
 
@@ -396,17 +404,24 @@ def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed
     if n == 0 or t.sum() != n:
         raise ValueError("table_bootstrap needs a non-empty table of whole counts (items to resample)")
     point = coefficient(t, undefined=options.pop("undefined", UNDEFINED), **options)
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(n, (t / n).ravel(), size=n_samples).reshape((n_samples,) + t.shape)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateAgreementWarning)
-        values = np.asarray(coefficient(draws, undefined=float("nan"), **options).value, dtype=float)
+    block = block_size_for(4 * t.size)
+    values = np.concatenate(map_blocks(_table_block, n_samples, seed, block, client=client, table=t,
+                                       coefficient=coefficient, options=options))
     ok = np.isfinite(values)
     tail = (1 - confidence) / 2
     low, high = np.quantile(values[ok], [tail, 1 - tail]).tolist() if ok.any() else [UNDEFINED, UNDEFINED]
     ci = {"low": low, "high": high, "confidence": confidence, "n_samples": n_samples, "seed": seed,
           "n_undefined": int((~ok).sum())}
     return dataclasses.replace(point, ci=ci)
+
+
+def _table_block(size: int, seed: Any, table: np.ndarray, coefficient: Any, options: dict[str, Any]) -> np.ndarray:
+    """``coefficient`` of one block of ``size`` tables drawn from ``Multinomial(n, table / n)`` (NaN: undefined)."""
+    n = int(round(table.sum()))
+    draws = np.random.default_rng(seed).multinomial(n, (table / n).ravel(), size=size).reshape((size,) + table.shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateAgreementWarning)
+        return np.asarray(coefficient(draws, undefined=float("nan"), **options).value, dtype=float).reshape(size)
 
 
 __all__ = ["UNDEFINED", "Agreement", "ContingencyTable", "DegenerateAgreementWarning", "bennett_s", "cohen_kappa",

@@ -55,10 +55,13 @@ from typing import Any
 
 import numpy as np
 
+from ..samples import block_size_for, map_blocks
 from .agreement import Agreement, DegenerateAgreementWarning
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 UNDEFINED = float("nan")
+_BATCH_CELLS = 1024  # bootstrap coincidences of a whole block in one matrix product up to q * q value pairs
+_CELLS = 4_000_000  # float64 cells of per-unit parts held at once (32 MB)
 
 
 def _warn(message: str) -> None:
@@ -296,17 +299,35 @@ def davies_fleiss_kappa(data: Any, *, undefined: float = UNDEFINED) -> Agreement
 
 def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_samples: int = 1000, seed: int = 0,
                    confidence: float = 0.95, value_counts: np.ndarray | None = None,
-                   value_domain: Sequence[Any] | None = None, **options: Any) -> Agreement:
+                   value_domain: Sequence[Any] | None = None, client: Any = None, **options: Any) -> Agreement:
     """``coefficient`` of ``data`` with a percentile bootstrap interval over *units* (Hayes & Krippendorff
     2007 resample pairable values; resampling units keeps each unit's values together, as for kappa).
 
     ``coefficient`` is :func:`krippendorff_alpha` or :func:`fleiss_kappa` (anything taking
     ``value_counts=``); ``value_counts`` / ``value_domain`` may be given instead of ``data`` when they are
     at hand. Samples where the coefficient is undefined are left out of the interval and counted in
-    ``n_undefined``. Seeded (``numpy.random.default_rng(seed)``).
+    ``n_undefined``.
+
+    Seeded and drawn in blocks (:mod:`spacy_anno_eval.samples`); block ``i``
+    draws from ``default_rng(SeedSequence(seed, spawn_key=(i,)))``. ``client``:
+    an open ``distributed.Client`` to compute the blocks on, with the same
+    result as in-process.
+
+    For alpha and Fleiss' kappa (with no options but ``level``, ``value_domain``
+    and ``undefined``) units with the same counts are interchangeable: with the
+    ``P`` distinct count rows ("patterns") and how many units have each, a
+    sample is how many units of each pattern it takes,
+    ``Multinomial(units, frequency / units)`` (:func:`pattern_draws`), in
+    blocks of ``block_size_for(2 * P + 4 * q * q)`` samples. A block is
+    computed at once: a sample taking ``w_p`` units of pattern ``p`` has the
+    coincidences ``o = sum_p w_p o_p`` (and Fleiss' sums likewise), matrix
+    products of the block's weights with the patterns' integer parts, grouped
+    by the number of values of a unit so that every sum is of integers (exact
+    in any order). Any other coefficient is called once per sample on
+    ``value_counts[idx]``, ``idx`` one row of :func:`unit_draws`, in blocks of
+    ``block_size_for(units * (q + 1))`` samples.
     """
     import dataclasses
-    import warnings
 
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
@@ -317,21 +338,144 @@ def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_sample
     if coefficient is krippendorff_alpha:
         options = {**options, "value_domain": value_domain}
     point = coefficient(value_counts=value_counts, **options)
-    rng = np.random.default_rng(seed)
-    units = value_counts.shape[0]
-    samples = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateAgreementWarning)
-        for _ in range(n_samples):
-            idx = rng.integers(0, units, size=units)
-            samples.append(float(coefficient(value_counts=value_counts[idx], **options).value))
-    arr = np.asarray(samples)
+    counts = np.ascontiguousarray(value_counts)
+    units, q = counts.shape
+    undefined = options.get("undefined", UNDEFINED)
+    alpha = coefficient is krippendorff_alpha and set(options) <= {"level", "value_domain", "undefined"}
+    if alpha or (coefficient is fleiss_kappa and set(options) <= {"undefined"}):
+        # units with the same counts are interchangeable: weights of distinct count rows ("patterns")
+        patterns, frequency = np.unique(counts, axis=0, return_counts=True)
+        block = block_size_for(2 * len(patterns) + 4 * q * q)
+        resample = {"frequency": frequency, "patterns": patterns, "undefined": undefined}
+        if alpha:
+            level = options.get("level", "nominal")
+            values = list(value_domain) if value_domain is not None else list(range(1, q + 1))
+            d2 = None if level == "ordinal" else _delta2(level, values, np.zeros(q))
+            parts = map_blocks(_alpha_block, n_samples, seed, block, client=client, d2=d2, **resample)
+        else:
+            parts = map_blocks(_fleiss_block, n_samples, seed, block, client=client, **resample)
+    else:
+        block = block_size_for(units * (q + 1))
+        parts = map_blocks(_coefficient_block, n_samples, seed, block, client=client, counts=counts,
+                           coefficient=coefficient, options=options)
+    arr = np.concatenate(parts)
     ok = np.isfinite(arr)
     tail = (1 - confidence) / 2
     low, high = (np.quantile(arr[ok], [tail, 1 - tail]).tolist() if ok.any() else [UNDEFINED, UNDEFINED])
     ci = {"low": low, "high": high, "confidence": confidence, "n_samples": n_samples, "seed": seed,
           "n_undefined": int((~ok).sum())}
     return dataclasses.replace(point, ci=ci)
+
+
+def unit_draws(rng: np.random.Generator, size: int, units: int) -> np.ndarray:
+    """``size`` bootstrap samples of ``units`` unit indices (``size x units``), the draws of one block."""
+    if not units:
+        return np.zeros((size, 0), dtype=np.int64)
+    return rng.integers(0, units, size=(size, units))
+
+
+def pattern_draws(rng: np.random.Generator, size: int, frequency: np.ndarray) -> np.ndarray:
+    """``size`` bootstrap samples of units, as how many units of each distinct count row ("pattern") each
+    sample takes: ``Multinomial(units, frequency / units)``, ``size x len(frequency)``.
+
+    Units with the same counts are interchangeable, so this is the law of
+    resampling the units one by one (:func:`unit_draws`) at the cost of one
+    draw per pattern instead of one per unit.
+    """
+    units = int(frequency.sum())
+    if not units:
+        return np.zeros((size, len(frequency)), dtype=np.int64)
+    return rng.multinomial(units, frequency / units, size=size)
+
+
+def _alpha_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarray, d2: np.ndarray | None,
+                 undefined: float) -> np.ndarray:
+    """Krippendorff's alpha of one block of unit resamples; ``patterns``: the distinct count rows
+    (units x values), ``frequency``: how many units have each; ``d2`` None: ordinal."""
+    q = patterns.shape[1]
+    weights = pattern_draws(np.random.default_rng(seed), size, frequency).astype(float)
+    o = _coincidence_block(weights, patterns)
+    m = patterns.sum(axis=1)
+    total = weights @ np.where(m >= 2, m, 0).astype(float)  # pairable values, exact
+    n_c = o.sum(axis=2)
+    if d2 is None:  # ordinal: the metric uses each sample's own n_c
+        cum = np.concatenate([np.zeros((size, 1)), np.cumsum(n_c, axis=1)], axis=1)
+        lo, hi = np.minimum.outer(np.arange(q), np.arange(q)), np.maximum.outer(np.arange(q), np.arange(q))
+        d2 = (cum[:, hi + 1] - cum[:, lo] - (n_c[:, :, None] + n_c[:, None, :]) / 2.0) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        do = (o * d2).sum(axis=(1, 2)) / total
+        de = (n_c[:, :, None] * n_c[:, None, :] * d2).sum(axis=(1, 2)) / (total * (total - 1.0))
+        value = 1.0 - do / de
+    return np.where((total >= 2) & (de != 0), value, undefined)
+
+
+def _coincidence_block(weights: np.ndarray, patterns: np.ndarray) -> np.ndarray:
+    """Coincidence matrices (``size x q x q``) of samples taking ``weights[b, p]`` units of count row ``p``.
+
+    ``o = sum_mu (sum_{p: m_p = mu} w_p (n_p n_p^T - diag(n_p))) / (mu - 1)``: the inner sums are of
+    integers, exact whatever order BLAS adds them in. Few values (``q * q <= _BATCH_CELLS``): one matrix
+    product for the whole block (the patterns' ``n_p n_p^T`` as rows of ``q * q``); more: one per sample.
+    """
+    size, q = len(weights), patterns.shape[1]
+    n = patterns.astype(float)
+    m = patterns.sum(axis=1)
+    o = np.zeros((size, q, q))
+    diagonal = np.arange(q)
+    for mu in np.unique(m[m >= 2]):
+        rows = np.flatnonzero(m == mu)
+        if q * q <= _BATCH_CELLS:
+            pairs, singles = np.zeros((size, q * q)), np.zeros((size, q))
+            step = _CELLS // (q * q)  # rows of n_p n_p^T held at once
+            for part in (rows[i:i + step] for i in range(0, len(rows), step)):
+                w = weights[:, part]
+                pairs += w @ (n[part, :, None] * n[part, None, :]).reshape(len(part), q * q)
+                singles += w @ n[part]
+            pairs = pairs.reshape(size, q, q)
+            pairs[:, diagonal, diagonal] -= singles
+            o += pairs / (mu - 1.0)
+            continue
+        part, w = n[rows], weights[:, rows]
+        for b in range(size):
+            a = part.T * w[b]
+            pairs = a @ part
+            pairs[diagonal, diagonal] -= a.sum(axis=1)
+            o[b] += pairs / (mu - 1.0)
+    return o
+
+
+def _fleiss_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarray,
+                  undefined: float) -> np.ndarray:
+    """Fleiss' kappa of one block of unit resamples (``patterns``, ``frequency``: as for alpha)."""
+    q = patterns.shape[1]
+    weights = pattern_draws(np.random.default_rng(seed), size, frequency).astype(float)
+    counts = patterns
+    m = counts.sum(axis=1)
+    keep = m >= 2
+    kept, km = counts[keep].astype(float), m[keep]
+    groups = np.unique(km)
+    agreeing = (kept * (kept - 1)).sum(axis=1)
+    # integer columns: agreeing pairs per group of units with the same m, units, ratings, ratings per category
+    parts = np.column_stack([agreeing * (km == g) for g in groups] + [np.ones(len(km)), km, kept]) \
+        if len(km) else np.zeros((0, len(groups) + 2 + q))
+    sums = weights[:, keep] @ parts
+    g = len(groups)
+    rated, ratings = sums[:, g], sums[:, g + 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = (sums[:, :g] / (groups * (groups - 1.0))).sum(axis=1) / rated
+        expected = ((sums[:, g + 2:] / ratings[:, None]) ** 2).sum(axis=1)
+        value = (observed - expected) / (1.0 - expected)
+    return np.where((rated > 0) & (expected < 1.0), value, undefined)
+
+
+def _coefficient_block(size: int, seed: Any, counts: np.ndarray, coefficient: Callable[..., Agreement],
+                       options: dict[str, Any]) -> np.ndarray:
+    """Any ``coefficient(value_counts=...)`` of one block of unit resamples, one call per sample."""
+    import warnings
+
+    idx = unit_draws(np.random.default_rng(seed), size, counts.shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateAgreementWarning)
+        return np.array([float(coefficient(value_counts=counts[row], **options).value) for row in idx], dtype=float)
 
 
 def _counts(data: Any, value_counts: np.ndarray | None) -> np.ndarray:
@@ -343,4 +487,4 @@ def _counts(data: Any, value_counts: np.ndarray | None) -> np.ndarray:
 
 
 __all__ = ["LEVELS", "coincidences", "davies_fleiss_kappa", "fleiss_kappa", "fleiss_kappa_per_category",
-           "krippendorff_alpha", "reliability_counts", "with_bootstrap"]
+           "krippendorff_alpha", "pattern_draws", "reliability_counts", "unit_draws", "with_bootstrap"]
