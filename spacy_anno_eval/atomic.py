@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 
 def _umask() -> int:
@@ -30,22 +33,31 @@ def _umask() -> int:
     return mask
 
 
-def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (creating parent folders); return the path."""
+@contextmanager
+def open_atomic(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, piece by piece: it replaces ``path`` only when the block
+    ends without an error (then flushed to disk); on an error the partial file is removed and an earlier
+    file at ``path`` is left as it was. Parent folders are created."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+
+
+def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (creating parent folders); return the path."""
+    with open_atomic(path) as f:
+        f.write(data)
+    return Path(path)
 
 
 def write_text(path: str | os.PathLike, text: str) -> Path:

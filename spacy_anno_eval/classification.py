@@ -34,14 +34,14 @@ coextensive pairs is what makes a classification table out of them.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .align.offsets import CORRECT, INCORRECT
-from .measures.agreement import cohen_kappa, confusion_matrix, observed_agreement, scott_pi, specific_agreement
+from .measures.agreement import ContingencyTable, cohen_kappa, observed_agreement, scott_pi, specific_agreement
 
 #: category of an annotation that lacks the feature
 NO_VALUE = "<none>"
@@ -64,56 +64,110 @@ def classification_table(evaluation: Any, type: str, feature: str) -> dict[str, 
     (a single category: Ae = 1) follow :mod:`spacy_anno_eval.measures.agreement`
     (0.0 and a warning). Raise ``ValueError`` when the evaluation keeps no
     pairs, ``type`` is not one of its labels, no annotation carries
-    ``feature``, or there is no coextensive pair of ``type``.
+    ``feature``, or there is no coextensive pair of ``type``. The same as
+    ``classification_counts(...).table()``.
     """
+    return classification_counts(evaluation, type, feature).table()
+
+
+@dataclass
+class ClassificationCounts:
+    """The mergeable part of a classification table: how often each (key value, response value) occurs.
+
+    Values are kept typed (``"5"`` and ``5`` apart) and named only in
+    :meth:`table`, so counts of shards merged (:meth:`merge`) name their
+    categories exactly as the counts of the whole corpus would.
+    """
+
+    type: str
+    feature: str
+    pairs: Counter = field(default_factory=Counter)         # (typed key, typed response) -> count; None: no value
+    display: dict[Any, str] = field(default_factory=dict)   # typed value -> its printed form
+    type_seen: bool = False
+    feature_seen: bool = False
+    labels: set[str] = field(default_factory=set)
+
+    def merge(self, other: ClassificationCounts) -> ClassificationCounts:
+        """The counts of both corpora together."""
+        if (self.type, self.feature) != (other.type, other.feature):
+            raise ValueError(f"cannot merge the classification of {self.type}:{self.feature} with "
+                             f"{other.type}:{other.feature}")
+        return ClassificationCounts(self.type, self.feature, self.pairs + other.pairs,
+                                    {**self.display, **other.display}, self.type_seen or other.type_seen,
+                                    self.feature_seen or other.feature_seen, self.labels | other.labels)
+
+    def table(self) -> dict[str, Any]:
+        """The classification table (see :func:`classification_table`) of these counts."""
+        if not self.type_seen:
+            known = ", ".join(sorted(self.labels)) or "none"
+            raise ValueError(f"unknown annotation type {self.type!r}: the evaluation has the types {known}; "
+                             f"pass one of them")
+        if self.feature != LABEL and not self.feature_seen:
+            raise ValueError(f"no annotation carries the feature {self.feature!r}: evaluate with "
+                             f"features=[{self.feature!r}] (CLI --features {self.feature}) so that the readers "
+                             f"keep it, or use the feature {LABEL!r} to compare the labels")
+        if not self.pairs:
+            raise ValueError(f"no coextensive key/response pairs of type {self.type!r} (both sides must mark the "
+                             f"same span): there is nothing to classify; use the precision/recall report for span "
+                             f"agreement")
+        names = _category_names(self.display)
+        key_cats, resp_cats, weights = [], [], []
+        for (k, r), count in self.pairs.items():
+            key_cats.append(names.get(k, NO_VALUE))
+            resp_cats.append(names.get(r, NO_VALUE))
+            weights.append(count)
+        categories = sorted(set(key_cats) | set(resp_cats), key=lambda c: (c == NO_VALUE, c))
+        index = {c: i for i, c in enumerate(categories)}
+        matrix = np.zeros((len(categories), len(categories)), dtype=np.int64)
+        np.add.at(matrix, ([index[c] for c in key_cats], [index[c] for c in resp_cats]), weights)
+        table = ContingencyTable(matrix, tuple(categories))
+        specific = specific_agreement(table)
+        return {
+            "type": self.type,
+            "feature": self.feature,
+            "categories": list(categories),
+            "matrix": table.matrix.tolist(),
+            "n": table.n,
+            "observed_agreement": float(observed_agreement(table)),
+            "cohen_kappa": float(cohen_kappa(table).value),
+            "scott_pi": float(scott_pi(table).value),
+            "specific_agreement": {c: float(v) for c, v in zip(categories, specific.tolist(), strict=True)},
+        }
+
+
+def classification_counts(evaluation: Any, type: str, feature: str) -> ClassificationCounts:
+    """The classification counts of ``type`` annotations on ``feature`` in one evaluation (made by
+    :func:`~spacy_anno_eval.engine.evaluate`, pairs kept); merge those of shards with
+    :meth:`ClassificationCounts.merge`."""
     al = evaluation.alignment
     if al is None:
         raise ValueError("this evaluation keeps no pairs (it was merged from shards); compute the classification "
-                         "table from an evaluation made by evaluate(), one per shard")
+                         "counts of each shard's evaluation and merge them")
+    out = ClassificationCounts(type, feature, labels=set(al.labels))
     if type not in al.labels:
-        known = ", ".join(al.labels) or "none"
-        raise ValueError(f"unknown annotation type {type!r}: the evaluation has the types {known}; "
-                         f"pass one of them")
+        return out
+    out.type_seen = True
     tid = al.labels.index(type)
     klab, rlab = al.key_label(), al.response_label()
     coextensive = (al.status == CORRECT) | (al.status == INCORRECT)
     sel = np.flatnonzero(coextensive & ((klab == tid) | (rlab == tid)))
-    if not len(sel):
-        raise ValueError(f"no coextensive key/response pairs of type {type!r} (both sides must mark the same span): "
-                         f"there is nothing to classify; use the precision/recall report for span agreement")
     if feature == LABEL:
         names = np.asarray(al.labels, dtype=object)
-        key_cats = names[klab[sel]].tolist()
-        resp_cats = names[rlab[sel]].tolist()
+        key_vals, resp_vals = names[klab[sel]].tolist(), names[rlab[sel]].tolist()
     else:
-        _check_feature(al, feature)
+        out.feature_seen = _has_feature(al, feature)
         key_vals = _values(al.key.features, al.key_row[sel], feature)
         resp_vals = _values(al.response.features, al.response_row[sel], feature)
-        key_cats, resp_cats = _category_names(key_vals, resp_vals)
-    categories = sorted(set(key_cats) | set(resp_cats), key=lambda c: (c == NO_VALUE, c))
-    table = confusion_matrix(key_cats, resp_cats, categories)
-    specific = specific_agreement(table)
-    return {
-        "type": type,
-        "feature": feature,
-        "categories": list(categories),
-        "matrix": table.matrix.tolist(),
-        "n": table.n,
-        "observed_agreement": float(observed_agreement(table)),
-        "cohen_kappa": float(cohen_kappa(table).value),
-        "scott_pi": float(scott_pi(table).value),
-        "specific_agreement": {c: float(v) for c, v in zip(categories, specific.tolist(), strict=True)},
-    }
+    typed_k = [_typed_or_none(v, out.display) for v in key_vals]
+    typed_r = [_typed_or_none(v, out.display) for v in resp_vals]
+    out.pairs = Counter(zip(typed_k, typed_r, strict=True))
+    return out
 
 
-def _check_feature(al: Any, feature: str) -> None:
-    """Raise when no annotation on either side carries ``feature`` (the reader did not keep it)."""
-    for table in (al.key, al.response):
-        if table.features is not None and any(feature in f for f in table.features):
-            return
-    raise ValueError(f"no annotation carries the feature {feature!r}: evaluate with features=[{feature!r}] "
-                     f"(CLI --features {feature}) so that the readers keep it, or use the feature {LABEL!r} "
-                     f"to compare the labels")
+def _has_feature(al: Any, feature: str) -> bool:
+    """Whether an annotation on either side carries ``feature`` (the reader kept it)."""
+    return any(table.features is not None and any(feature in f for f in table.features)
+               for table in (al.key, al.response))
 
 
 _MISSING = object()
@@ -148,27 +202,29 @@ def _display(value: Any) -> str:
     return str(value)
 
 
-def _category_names(key_vals: Sequence[Any], resp_vals: Sequence[Any]) -> tuple[list[str], list[str]]:
-    """Category names of both sides' values; values of different types that print alike get their type."""
-    typed: dict[tuple[str, Any], str] = {}
-    for v in (*key_vals, *resp_vals):
-        if v is not _MISSING:
-            t = _typed(v)
-            if t not in typed:
-                typed[t] = _display(v)
-    by_name: dict[str, list[tuple[str, Any]]] = defaultdict(list)
-    for t, name in typed.items():
+def _typed_or_none(value: Any, display: dict[Any, str]) -> Any:
+    """The typed key of ``value`` (``None`` for no value), noting how it prints in ``display``."""
+    if value is _MISSING:
+        return None
+    t = _typed(value)
+    if t not in display:
+        display[t] = _display(value)
+    return t
+
+
+def _category_names(display: dict[Any, str]) -> dict[Any, str]:
+    """Category name of each typed value: its printed form; values of different types that print alike get
+    their type (``"5 (int)"``), the string keeping the bare name."""
+    by_name: dict[str, list[Any]] = defaultdict(list)
+    for t, name in display.items():
         by_name[name].append(t)
+    names = dict(display)
     for name, keys in by_name.items():
         if len(keys) > 1:
             for t in keys:
                 if t[0] != "str":
-                    typed[t] = f"{name} ({t[0]})"
-
-    def name(v: Any) -> str:
-        return NO_VALUE if v is _MISSING else typed[_typed(v)]
-
-    return [name(v) for v in key_vals], [name(v) for v in resp_vals]
+                    names[t] = f"{name} ({t[0]})"
+    return names
 
 
-__all__ = ["LABEL", "NO_VALUE", "classification_table"]
+__all__ = ["LABEL", "NO_VALUE", "ClassificationCounts", "classification_counts", "classification_table"]

@@ -39,7 +39,7 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
                   paths: Mapping[str, str | os.PathLike] | None = None,
                   classification: dict[str, Any] | None = None, report: dict[str, Any] | None = None,
                   title: str | None = None, max_diff_docs: int | None = None,
-                  max_doc_rows: int | None = None) -> dict[str, Path]:
+                  max_doc_rows: int | None = None, diff: tuple[Sequence[Any], int] | None = None) -> dict[str, Path]:
     """Write the reports of ``evaluation``; return ``{format: path}``.
 
     Formats: ``json`` (exactly ``report``, default ``evaluation.report()``),
@@ -52,7 +52,9 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
     ``classification`` (see :mod:`spacy_anno_eval.classification`) adds a
     Classification section; ``max_diff_docs`` / ``max_doc_rows`` cap the HTML
     Annotation Diff and Document statistics (defaults in
-    :mod:`spacy_anno_eval.report.html`).
+    :mod:`spacy_anno_eval.report.html`). ``diff``: the Annotation Diff's
+    documents already chosen and the number of documents with pairs (an
+    evaluation scored window by window keeps those, not its pairs).
     """
     from ..corpus import write_json
 
@@ -79,12 +81,13 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
         rendered["md"] = render_markdown(report, measures=measures, classification=classification, title=title,
                                          max_doc_rows=max_doc_rows)
     if "html" in targets:
-        from .html import MAX_DIFF_DOCS, MAX_DOC_ROWS, render_html
+        from .html import MAX_DIFF_DOCS, MAX_DOC_ROWS, diff_panel_of, render_html
 
         rendered["html"] = render_html(
             report, evaluation, measures=measures, classification=classification, title=title,
             max_diff_docs=MAX_DIFF_DOCS if max_diff_docs is None else max_diff_docs,
-            max_doc_rows=MAX_DOC_ROWS if max_doc_rows is None else max_doc_rows)
+            max_doc_rows=MAX_DOC_ROWS if max_doc_rows is None else max_doc_rows,
+            diff_html=None if diff is None else diff_panel_of(report, diff[0], diff[1], measures))
     written: dict[str, Path] = {}
     for fmt, path in targets.items():
         if fmt == "json":

@@ -32,6 +32,7 @@ import re
 import secrets
 from bisect import bisect_left
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, pct
@@ -259,29 +260,55 @@ def _doc_counts(entry: dict[str, Any] | None, measures: Sequence[str]) -> str:
     return '<span class="muted">' + " · ".join(parts) + "</span>"
 
 
-def diff_panel(report: dict[str, Any], evaluation: Any, measures: Sequence[str],
-               max_docs: int = MAX_DIFF_DOCS, max_text_chars: int = MAX_TEXT_CHARS) -> str:
-    """The Annotation Diff: per document, the key and response side by side, then the pairs."""
-    if evaluation is None or getattr(evaluation, "alignment", None) is None:
-        return ('<p class="note">No pairs to show: this evaluation keeps no alignment (for example, it was '
-                "merged from shards). Write the report of each shard to see its Annotation Diff.</p>")
+@dataclass
+class DiffDocument:
+    """One document of the Annotation Diff: its pairs (rows of :meth:`Evaluation.diff_rows
+    <spacy_anno_eval.corpus.Evaluation.diff_rows>`), its text and its per-document report entry."""
+
+    index: int                      # the document's index in the corpus
+    doc_id: str
+    rows: list[dict[str, Any]]
+    text: str | None
+    entry: dict[str, Any] | None    # the report's per_doc entry (counts and figures), if any
+
+
+def diff_documents(evaluation: Any, per_doc: Sequence[dict[str, Any]], max_docs: int | None,
+                   offset: int = 0) -> tuple[list[DiffDocument], int]:
+    """The first ``max_docs`` documents with pairs (``None``: all), and how many documents have pairs.
+
+    ``per_doc`` is the report's per-document list of ``evaluation``;
+    ``offset`` is added to the document indices (a shard's first document in
+    the whole corpus).
+    """
     by_doc: dict[int, list[dict[str, Any]]] = {}
     for row in evaluation.diff_rows():
         by_doc.setdefault(row["doc"], []).append(row)
     docs = list(by_doc)
-    shown = docs[:max_docs]
+    shown = docs if max_docs is None else docs[:max_docs]
     texts = evaluation.texts
-    per_doc = report.get("per_doc") or []
-    labels = sorted({*report.get("per_type", {}),
-                     *(s["label"] for d in shown for row in by_doc[d]
-                       for s in (row.get("key"), row.get("response")) if s)})
-    type_options = "".join(f'<option value="{esc(lab)}">{esc(lab)}</option>' for lab in labels)
+    out = []
+    for d in shown:
+        rows = by_doc[d]
+        doc_id = rows[0]["doc_id"]
+        entry = per_doc[d] if d < len(per_doc) and str(per_doc[d].get("id")) == str(doc_id) else None
+        out.append(DiffDocument(offset + d, doc_id, rows, None if texts is None else texts[d], entry))
+    return out, len(docs)
+
+
+def diff_labels(report: dict[str, Any], documents: Sequence[DiffDocument]) -> set[str]:
+    """The types of the Diff's type filter: the report's types and those of the shown pairs."""
+    return {*report.get("per_type", {}),
+            *(s["label"] for doc in documents for row in doc.rows for s in (row.get("key"), row.get("response")) if s)}
+
+
+def diff_head(labels: set[str], n_rows: int, n_shown: int, n_with_pairs: int) -> str:
+    """The Diff's filters (type, status), its pair count and its notes, before the documents."""
+    type_options = "".join(f'<option value="{esc(lab)}">{esc(lab)}</option>' for lab in sorted(labels))
     status_options = "".join(f'<option value="{v}">{esc(t)}</option>' for v, t in (
         ("correct", "correct"), ("partial", "partial"), ("mismatch", "mismatch (incorrect or overlap)"),
         ("incorrect", "mismatch: type"), ("overlap", "mismatch: overlap"), ("missing", "missing"),
         ("spurious", "spurious")))
     legend = "".join(f'<span class="chip st-{s}">{esc(STATUS_TITLES[s])}</span>' for s in STATUSES)
-    n_rows = sum(len(by_doc[d]) for d in shown)
     parts = [
         '<div class="filters">'
         '<label>Type <select id="flt-type"><option value="">all types</option>' + type_options + "</select></label>"
@@ -290,29 +317,51 @@ def diff_panel(report: dict[str, Any], evaluation: Any, measures: Sequence[str],
         f'<span id="flt-count" class="muted">{n_rows} pairs</span>'
         f'<span class="legend">{legend}</span></div>'
     ]
-    if len(docs) > len(shown):
-        parts.append(f'<p class="note">Showing the first {len(shown)} of {len(docs)} documents with annotations '
+    if n_with_pairs > n_shown:
+        parts.append(f'<p class="note">Showing the first {n_shown} of {n_with_pairs} documents with annotations '
                      f"(raise <code>max_diff_docs</code> to show more); the tables hold every document.</p>")
-    if not docs:
+    if not n_with_pairs:
         parts.append('<p class="note">Neither side has any annotation.</p>')
-    head = "<thead><tr>" + "".join(f'<th scope="col">{c}</th>' for c in _DIFF_COLUMNS) + "</tr></thead>"
-    for d in shown:
-        rows = by_doc[d]
-        doc_id = rows[0]["doc_id"]
-        entry = per_doc[d] if d < len(per_doc) and str(per_doc[d].get("id")) == str(doc_id) else None
-        parts.append(f'<section class="doc" id="doc-{d}"><h3>Document <code>{esc(doc_id)}</code> '
-                     f"{_doc_counts(entry, measures)}</h3>")
-        if texts is not None:
-            text = texts[d]
-            key_side = [(row["key"], row["status"]) for row in rows if row.get("key")]
-            resp_side = [(row["response"], row["status"]) for row in rows if row.get("response")]
-            parts.append('<div class="sbs"><div class="pane"><h4>Key</h4>'
-                         f'{render_side(text, key_side, max_text_chars)}</div>'
-                         '<div class="pane"><h4>Response</h4>'
-                         f"{render_side(text, resp_side, max_text_chars)}</div></div>")
-        parts.append(f'<table class="diff sortable">{head}<tbody>{"".join(_diff_row(r) for r in rows)}'
-                     "</tbody></table></section>")
     return "".join(parts)
+
+
+def diff_section(doc: DiffDocument, measures: Sequence[str], max_text_chars: int = MAX_TEXT_CHARS) -> str:
+    """One document of the Diff: its key and response side by side, then its pairs."""
+    parts = [f'<section class="doc" id="doc-{doc.index}"><h3>Document <code>{esc(doc.doc_id)}</code> '
+             f"{_doc_counts(doc.entry, measures)}</h3>"]
+    if doc.text is not None:
+        key_side = [(row["key"], row["status"]) for row in doc.rows if row.get("key")]
+        resp_side = [(row["response"], row["status"]) for row in doc.rows if row.get("response")]
+        parts.append('<div class="sbs"><div class="pane"><h4>Key</h4>'
+                     f'{render_side(doc.text, key_side, max_text_chars)}</div>'
+                     '<div class="pane"><h4>Response</h4>'
+                     f"{render_side(doc.text, resp_side, max_text_chars)}</div></div>")
+    head = "<thead><tr>" + "".join(f'<th scope="col">{c}</th>' for c in _DIFF_COLUMNS) + "</tr></thead>"
+    parts.append(f'<table class="diff sortable">{head}<tbody>{"".join(_diff_row(r) for r in doc.rows)}'
+                 "</tbody></table></section>")
+    return "".join(parts)
+
+
+NO_PAIRS_NOTE = ('<p class="note">No pairs to show: this evaluation keeps no alignment (for example, it was '
+                 "merged from shards). Write the report of each shard to see its Annotation Diff.</p>")
+
+
+def diff_panel(report: dict[str, Any], evaluation: Any, measures: Sequence[str],
+               max_docs: int | None = MAX_DIFF_DOCS, max_text_chars: int = MAX_TEXT_CHARS) -> str:
+    """The Annotation Diff: per document, the key and response side by side, then the pairs."""
+    if evaluation is None or getattr(evaluation, "alignment", None) is None:
+        return NO_PAIRS_NOTE
+    docs, n_with_pairs = diff_documents(evaluation, report.get("per_doc") or [], max_docs)
+    return diff_panel_of(report, docs, n_with_pairs, measures, max_text_chars)
+
+
+def diff_panel_of(report: dict[str, Any], documents: Sequence[DiffDocument], n_with_pairs: int,
+                  measures: Sequence[str], max_text_chars: int = MAX_TEXT_CHARS) -> str:
+    """The Annotation Diff of documents already chosen (:func:`diff_documents`), ``n_with_pairs`` of the
+    corpus's documents having pairs."""
+    head = diff_head(diff_labels(report, documents), sum(len(d.rows) for d in documents), len(documents),
+                     n_with_pairs)
+    return head + "".join(diff_section(d, measures, max_text_chars) for d in documents)
 
 
 # -------------------------------------------------------------------- page ---
@@ -473,11 +522,13 @@ def _settings(report: dict[str, Any]) -> str:
 def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Sequence[str] = MEASURES,
                 classification: dict[str, Any] | None = None, title: str | None = None,
                 max_diff_docs: int = MAX_DIFF_DOCS, max_doc_rows: int = MAX_DOC_ROWS,
-                max_text_chars: int = MAX_TEXT_CHARS) -> str:
+                max_text_chars: int = MAX_TEXT_CHARS, diff_html: str | None = None) -> str:
     """The report as one self-contained HTML page (no network access, works from ``file://``).
 
     ``evaluation`` supplies the pairs of the Annotation Diff (``diff_rows``)
     and the texts; without it (or after a merge) the Diff tab says so.
+    ``diff_html`` replaces the Diff tab's content (already escaped HTML: see
+    :mod:`spacy_anno_eval.report.streamed`).
     ``max_diff_docs`` caps the documents of the Diff, ``max_doc_rows`` the rows
     of the Document statistics, ``max_text_chars`` the text shown per document.
     """
@@ -494,7 +545,8 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
              "Overlap = partial; a pair whose types differ counts as missing and spurious. Click a header to "
              "sort.</p>" + corpus_table(report, measures) + muc_semeval_table(report)),
             ("documents", "Document statistics", document_table(report, measures, max_doc_rows)),
-            ("diff", "Annotation Diff", diff_panel(report, evaluation, measures, max_diff_docs, max_text_chars))]
+            ("diff", "Annotation Diff", diff_panel(report, evaluation, measures, max_diff_docs, max_text_chars)
+             if diff_html is None else diff_html)]
     if classification:
         tabs.append(("classification", "Classification", classification_panel(classification)))
     nav = "".join(f'<button type="button" role="tab" data-tab="{key}">{esc(name)}</button>' for key, name, _ in tabs)
