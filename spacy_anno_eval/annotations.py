@@ -169,6 +169,14 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.doc_ids)
 
+    def window(self, a: int, b: int) -> Corpus:
+        """Documents ``a`` to ``b - 1`` as a corpus of their own (document indices from 0; texts not built)."""
+        a, b = max(0, a), min(len(self), b)
+        sets = {name: _table_window(table, a, b) for name, table in self.sets.items()}
+        fingerprints = None if self.text_fingerprints is None else self.text_fingerprints[a:b]
+        lengths = None if self.text_lengths is None else self.text_lengths[a:b]
+        return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths)
+
     def get_set(self, name: str) -> SpanTable:
         """The annotation set ``name``; an empty table when the corpus has none of it.
 
@@ -182,6 +190,34 @@ class Corpus:
             f"{self.source or 'corpus'}: no annotation set {name!r}; "
             f"available: {', '.join(sorted(self.sets))}"
         )
+
+
+class _TextWindow(Sequence[str]):
+    """Texts ``a`` to ``b - 1`` of a sequence of texts, read from it when asked (a lazy reader's texts stay
+    lazy)."""
+
+    def __init__(self, texts: Sequence[str], a: int, b: int) -> None:
+        self._texts, self._a, self._n = texts, a, b - a
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("document index out of range")
+        return self._texts[self._a + i]
+
+
+def _table_window(table: SpanTable, a: int, b: int) -> SpanTable:
+    """The rows of documents ``a`` to ``b - 1`` (rows are sorted by document), documents renumbered from 0."""
+    lo, hi = np.searchsorted(table.doc, [a, b]).tolist()
+    feats = None if table.features is None else table.features[lo:hi]
+    return SpanTable(table.doc[lo:hi] - a, table.start[lo:hi], table.end[lo:hi], table.label[lo:hi],
+                     table.labels, feats)
 
 
 # ---------------------------------------------------------------------------

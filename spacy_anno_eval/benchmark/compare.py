@@ -25,6 +25,8 @@ Every figure comes from the evaluations' counts through
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -55,29 +57,47 @@ def _figure_table(raw: np.ndarray, measures: list[str], beta: float, zero_divisi
     return np.stack([np.stack([prf[m][k] for k in FIGURES], axis=-1) for m in measures], axis=-2)
 
 
+def _type_and_overall_figures(sums: np.ndarray, measures: list[str], beta: float, zero_division: float) -> np.ndarray:
+    """Figures of summed counts (batch, n_labels, N_FIELDS): per type and overall, every measure and figure, flat.
+
+    Module-level (bound with :func:`functools.partial`) so that it pickles to Dask workers.
+    """
+    with_total = np.concatenate([sums, sums.sum(axis=1, keepdims=True)], axis=1)
+    return _figure_table(with_total, measures, beta, zero_division).reshape(len(sums), -1)
+
+
 def _direction(delta: float) -> str:
     return "up" if delta > 1e-12 else "down" if delta < -1e-12 else "same"
 
 
 def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSettings, *,
-                        old_name: str = "old", new_name: str = "new") -> dict[str, Any]:
-    """The difference between ``old`` and ``new`` (see the module docstring)."""
+                        old_name: str = "old", new_name: str = "new",
+                        counts: tuple[np.ndarray, np.ndarray, list[str]] | None = None,
+                        changes: list[dict[str, Any]] | None = None, client: Any = None) -> dict[str, Any]:
+    """The difference between ``old`` and ``new`` (see the module docstring).
+
+    ``counts`` (the per-document, per-type counts of both and their label
+    order) and ``changes`` (:func:`annotation_changes`) may be given instead
+    of being read from the pairs: a benchmark scored window by window
+    (:mod:`.windows`) keeps those and drops the pairs. ``client``: an open
+    ``distributed.Client`` to spread the resampling over
+    (:func:`.significance.paired_test`); the result is the same as without.
+    """
     if old.doc_ids != new.doc_ids:
         raise ValueError("compare_evaluations: both evaluations must cover the same documents in the same order")
-    labels = sorted(set(old.labels) | set(new.labels))
+    if counts is None:
+        labels = sorted(set(old.labels) | set(new.labels))
+        counts_old, counts_new = doc_type_counts(old, labels), doc_type_counts(new, labels)
+    else:
+        counts_old, counts_new, labels = counts
     n_labels = len(labels)
-    counts_old, counts_new = doc_type_counts(old, labels), doc_type_counts(new, labels)
     measures = list(settings.measures)
     zd = float(old.settings.get("zero_division", 0.0))
     beta = float(settings.beta)
 
-    def statistic(sums: np.ndarray) -> np.ndarray:
-        # sums: (batch, n_labels, N_FIELDS) -> per type and overall, every measure and figure, flat
-        with_total = np.concatenate([sums, sums.sum(axis=1, keepdims=True)], axis=1)
-        return _figure_table(with_total, measures, beta, zd).reshape(len(sums), -1)
-
+    statistic = functools.partial(_type_and_overall_figures, measures=measures, beta=beta, zero_division=zd)
     test = paired_test(counts_old, counts_new, statistic, n_samples=settings.n_samples, seed=settings.seed,
-                       confidence=settings.confidence)
+                       confidence=settings.confidence, client=client)
     shape = (n_labels + 1, len(measures), len(FIGURES))
     cols = {name: getattr(test, name).reshape(shape) for name in
             ("old", "new", "delta", "ci_low", "ci_high", "p_bootstrap", "p_randomization")}
@@ -112,7 +132,7 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
         "per_type": per_type,
         "support": n_types,
         "per_doc": _per_doc(old, new, measures, beta, zd),
-        "changes": annotation_changes(old, new),
+        "changes": annotation_changes(old, new) if changes is None else changes,
         "significance": {"method": "paired bootstrap over documents (percentile interval); approximate "
                                    "randomization (documents swapped)",
                          "n_samples": test.n_samples, "seed": test.seed, "confidence": test.confidence,
@@ -205,9 +225,13 @@ def annotation_changes(old: Evaluation, new: Evaluation) -> list[dict[str, Any]]
     return [row for _, row in out]
 
 
-def below_threshold(evaluation: Evaluation, report: dict[str, Any], settings: BenchmarkSettings) -> dict[str, Any]:
+def below_threshold(evaluation: Evaluation, report: dict[str, Any], settings: BenchmarkSettings,
+                    rows: Iterable[dict[str, Any]] | None = None) -> dict[str, Any]:
     """GATE's verbose mode: per type whose P or R (any measure) is below ``threshold``, the figures and the
     non-coextensive annotations (every pair of that type that is not correct), with their text.
+
+    ``rows``: the Annotation Diff rows to list from (at least those not
+    correct), instead of ``evaluation.diff_rows()``.
 
     Precision of a type with no response annotations (and recall of one with
     no key annotations) is undefined, whatever ``zero_division`` makes of it,
@@ -225,7 +249,7 @@ def below_threshold(evaluation: Evaluation, report: dict[str, Any], settings: Be
             low[label] = {"figures": figures, "annotations": []}
     if not low:
         return low
-    for row in evaluation.diff_rows():
+    for row in evaluation.diff_rows() if rows is None else rows:
         if row["status"] == "correct":
             continue
         for side in ("key", "response"):

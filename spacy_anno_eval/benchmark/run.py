@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,17 @@ from . import MODES
 from .compare import below_threshold, compare_evaluations
 from .layout import BenchmarkDir, clean_documents, corpus_hash
 from .settings import BenchmarkSettings
-from .store import DOCS, Baseline, _write_docs, get_baseline, import_baseline, model_info, run_pipeline, store_baseline
+from .store import (
+    DOCS,
+    SHARD_SIZE,
+    Baseline,
+    _write_docs,
+    get_baseline,
+    import_baseline,
+    model_info,
+    run_pipeline,
+    store_baseline,
+)
 
 EXIT_OK, EXIT_REGRESSION, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -35,6 +47,9 @@ class BenchmarkResult:
     report: dict[str, Any]
     exit_code: int = EXIT_OK
     evaluations: dict[str, Evaluation] = field(default_factory=dict)
+    #: per scope, the Annotation Diff's documents and the number of documents with pairs, when the
+    #: evaluation was scored window by window (its pairs are gone)
+    diffs: dict[str, tuple[list[Any], int]] = field(default_factory=dict)
 
 
 def load_marked(bench: BenchmarkDir, settings: BenchmarkSettings) -> Corpus:
@@ -80,38 +95,104 @@ def score_current(bench: BenchmarkDir, nlp: Any, settings: BenchmarkSettings, ma
     from ..engine import load
 
     marked = marked if marked is not None else load_marked(bench, settings)
+    with current_docs(bench, nlp, marked, model=model, quiet=quiet, batch_size=batch_size) as (folder, info):
+        response = load(str(folder), [settings.response_set], "docbin", settings.features)
+        return _evaluate(marked, response, settings), info
+
+
+@contextmanager
+def current_docs(bench: BenchmarkDir, nlp: Any, marked: Corpus, *, model: str | os.PathLike | None = None,
+                 quiet: bool = False, batch_size: int = 256) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Run ``nlp`` on ``clean/`` into DocBin shards in a temporary folder; yield the folder and the run's
+    manifest; remove the folder afterwards."""
     documents = clean_documents(bench.clean, nlp.vocab)
     _check_corpus(marked, corpus_hash(d.text for d in documents), f"{bench.clean}", bench)
     with tempfile.TemporaryDirectory(prefix="anno-eval-current-") as tmp:
         folder = Path(tmp) / DOCS
         n_docs, n_ents = _write_docs(run_pipeline(nlp, documents, batch_size=batch_size, quiet=quiet), folder)
-        response = load(str(folder), [settings.response_set], "docbin", settings.features)
-        evaluation = _evaluate(marked, response, settings)
-    info = {"name": "current", **model_info(nlp, model), "n_docs": n_docs, "n_entities": n_ents}
-    return evaluation, info
+        del documents
+        yield folder, {"name": "current", **model_info(nlp, model), "n_docs": n_docs, "n_entities": n_ents}
+
+
+def _score_versions(bench: BenchmarkDir, marked: Corpus, versions: list[tuple[Path, str]],
+                    settings: BenchmarkSettings, verbose: bool, quiet: bool) -> Any:
+    """Score the versions window by window (:mod:`.windows`); ``None`` when they do not split alike."""
+    from .windows import score_windows
+
+    return score_windows(marked, versions, settings, verbose=verbose, docs_per_chunk=SHARD_SIZE,
+                         progress=not quiet)
 
 
 def _scored(name: str, info: dict[str, Any], evaluation: Evaluation, settings: BenchmarkSettings,
-            verbose: bool) -> dict[str, Any]:
+            verbose: bool, rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     report = evaluation.report()
     out = {"name": name, "manifest": info, "report": report}
     if verbose:
-        out["below_threshold"] = below_threshold(evaluation, report, settings)
+        out["below_threshold"] = below_threshold(evaluation, report, settings, rows)
     return out
+
+
+def _single(mode: str, scope: str, name: str, info: dict[str, Any], bench: BenchmarkDir, marked: Corpus,
+            version: tuple[Path, str], settings: BenchmarkSettings, verbose: bool, quiet: bool) -> BenchmarkResult:
+    """A marked-vs-* mode: one version against ``marked/``, window by window when it splits so."""
+    from ..engine import load
+
+    scored = _score_versions(bench, marked, [version], settings, verbose, quiet)
+    if scored is None:
+        ev = _evaluate(marked, load(str(version[0]), [settings.response_set], version[1], settings.features),
+                       settings)
+        return BenchmarkResult({"mode": mode, "settings": settings.to_dict(),
+                                scope: _scored(name, info, ev, settings, verbose)}, evaluations={scope: ev})
+    (v,), _ = scored
+    return BenchmarkResult({"mode": mode, "settings": settings.to_dict(),
+                            scope: _scored(name, info, v.evaluation, settings, verbose, v.not_correct)},
+                           evaluations={scope: v.evaluation}, diffs={scope: (v.diff, v.n_with_pairs)})
+
+
+def _compare(mode: str, bench: BenchmarkDir, marked: Corpus, old: Baseline,
+             new: tuple[str, dict[str, Any], Path, str], settings: BenchmarkSettings, verbose: bool,
+             quiet: bool, client: Any = None) -> BenchmarkResult:
+    """The default / verbose mode: ``old`` (a stored baseline) and the new version, against ``marked/``."""
+    from ..engine import load
+
+    new_name, new_info, new_data, new_fmt = new
+    scored = _score_versions(bench, marked, [(old.data, old.format), (new_data, new_fmt)], settings, verbose, quiet)
+    if scored is None:
+        old_ev = _evaluate(marked, load(str(old.data), [settings.response_set], old.format, settings.features),
+                           settings)
+        new_ev = _evaluate(marked, load(str(new_data), [settings.response_set], new_fmt, settings.features),
+                           settings)
+        comparison = compare_evaluations(old_ev, new_ev, settings, old_name=old.name, new_name=new_name,
+                                         client=client)
+        rows_old = rows_new = None
+    else:
+        (o, n), changes = scored
+        old_ev, new_ev = o.evaluation, n.evaluation
+        comparison = compare_evaluations(old_ev, new_ev, settings, old_name=old.name, new_name=new_name,
+                                         counts=(o.doc_type_counts, n.doc_type_counts, o.labels), changes=changes,
+                                         client=client)
+        rows_old, rows_new = o.not_correct, n.not_correct
+    report = {"mode": mode, "settings": settings.to_dict(),
+              "old": _scored(old.name, old.manifest, old_ev, settings, False, rows_old),
+              "new": _scored(new_name, new_info, new_ev, settings, verbose, rows_new),
+              "comparison": comparison}
+    code = EXIT_REGRESSION if comparison["verdict"] == "regression" else EXIT_OK
+    return BenchmarkResult(report, code, {"old": old_ev, "new": new_ev})
 
 
 def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSettings | None = None,
                   nlp: Any = None, model: str | os.PathLike | None = None, name: str | None = None,
                   against: str | None = None, predictions: str | os.PathLike | None = None,
                   predictions_format: str = "auto", force: bool = False, verbose: bool = False,
-                  quiet: bool = False, batch_size: int = 256) -> BenchmarkResult:
+                  quiet: bool = False, batch_size: int = 256, client: Any = None) -> BenchmarkResult:
     """Run one benchmark ``mode`` (see :data:`spacy_anno_eval.benchmark.MODES`) on the folder ``path``.
 
     ``nlp`` (a loaded pipeline) or ``model`` (a path or package name, loaded
     with ``spacy.load``) is the current version; ``name`` picks the stored
     baseline (store: names it); ``against`` compares the baseline with another
     stored one instead of running a pipeline; ``predictions`` (store) imports
-    results from a file instead of running a pipeline.
+    results from a file instead of running a pipeline; ``client``: an open
+    Dask client for the significance samples (the same result as without).
     """
     if mode not in MODES:
         raise AnnoEvalInputError(f"unknown benchmark mode {mode!r}; use one of {', '.join(MODES)}")
@@ -158,35 +239,28 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
     marked = load_marked(bench, settings)
     if mode == "marked-vs-stored":
         baseline = get_baseline(bench, name)
-        ev = score_baseline(bench, baseline, settings, marked)
-        return BenchmarkResult({"mode": mode, "settings": settings.to_dict(),
-                                "stored": _scored(baseline.name, baseline.manifest, ev, settings, verbose)},
-                               evaluations={"stored": ev})
+        _check_corpus(marked, baseline.manifest.get("corpus_hash", ""), f"baseline {baseline.name!r}", bench)
+        return _single(mode, "stored", baseline.name, baseline.manifest, bench, marked,
+                       (baseline.data, baseline.format), settings, verbose, quiet)
     if mode == "marked-vs-current":
-        ev, info = score_current(bench, pipeline(), settings, marked, model=model, quiet=quiet,
-                                 batch_size=batch_size)
-        return BenchmarkResult({"mode": mode, "settings": settings.to_dict(),
-                                "current": _scored("current", info, ev, settings, verbose)},
-                               evaluations={"current": ev})
+        with current_docs(bench, pipeline(), marked, model=model, quiet=quiet, batch_size=batch_size) as (folder,
+                                                                                                         info):
+            return _single(mode, "current", "current", info, bench, marked, (folder, "docbin"), settings,
+                           verbose, quiet)
     # default / verbose: stored (old) vs current (new)
     if against is not None:
         new_baseline = get_baseline(bench, against)
         old_baseline = get_baseline(bench, name, exclude=[new_baseline.name])
-        new_ev = score_baseline(bench, new_baseline, settings, marked)
-        new_name, new_info = new_baseline.name, new_baseline.manifest
-    else:
-        old_baseline = get_baseline(bench, name)
-        new_ev, new_info = score_current(bench, pipeline(), settings, marked, model=model, quiet=quiet,
-                                         batch_size=batch_size)
-        new_name = "current"
-    old_ev = score_baseline(bench, old_baseline, settings, marked)
-    comparison = compare_evaluations(old_ev, new_ev, settings, old_name=old_baseline.name, new_name=new_name)
-    report = {"mode": mode, "settings": settings.to_dict(),
-              "old": _scored(old_baseline.name, old_baseline.manifest, old_ev, settings, False),
-              "new": _scored(new_name, new_info, new_ev, settings, verbose),
-              "comparison": comparison}
-    code = EXIT_REGRESSION if comparison["verdict"] == "regression" else EXIT_OK
-    return BenchmarkResult(report, code, {"old": old_ev, "new": new_ev})
+        _check_corpus(marked, new_baseline.manifest.get("corpus_hash", ""), f"baseline {new_baseline.name!r}",
+                      bench)
+        return _compare(mode, bench, marked, old_baseline, (new_baseline.name, new_baseline.manifest,
+                                                             new_baseline.data, new_baseline.format),
+                        settings, verbose, quiet, client)
+    old_baseline = get_baseline(bench, name)
+    _check_corpus(marked, old_baseline.manifest.get("corpus_hash", ""), f"baseline {old_baseline.name!r}", bench)
+    with current_docs(bench, pipeline(), marked, model=model, quiet=quiet, batch_size=batch_size) as (folder, info):
+        return _compare(mode, bench, marked, old_baseline, ("current", info, folder, "docbin"), settings, verbose,
+                        quiet, client)
 
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "EXIT_REGRESSION", "BenchmarkResult", "load_marked", "run_benchmark",
