@@ -53,10 +53,10 @@ import gc
 import os
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -243,6 +243,40 @@ def _selector_columns(selectors: Sequence[str], column: int, source: str) -> dic
     return out
 
 
+def _splitter(sep: str | None) -> Callable[[str], list[str]]:
+    """The function that splits a line into its fields; a blank line gives ``[]``.
+
+    Without ``sep`` fields are separated by any whitespace (``str.split``);
+    with it, each field is stripped and a line of only separators and
+    whitespace is blank.
+    """
+    if not sep:
+        return str.split
+
+    def split(line: str) -> list[str]:
+        fields = [f.strip() for f in line.split(sep)]
+        return fields if any(fields) else []
+
+    return split
+
+
+def _is_comment(line: str, fields: list[str], columns: Sequence[int], token_column: int) -> bool:
+    """Whether a line read at a sentence head is a comment (see the module docstring)."""
+    return line.startswith("#") and not _looks_like_token(fields, columns, token_column)
+
+
+def is_docstart(line: str, fields: list[str], columns: Sequence[int], token_column: int) -> bool:
+    """Whether :func:`_parse_lines` reads ``line`` (split into ``fields``) as a ``-DOCSTART-`` line.
+
+    Its token column holds ``-DOCSTART-`` and it is not a comment. (Inside a
+    sentence such a line is a ``-DOCSTART-`` too when its column count is the
+    sentence's, and an error otherwise.)
+    """
+    n = len(fields)
+    return (n > 0 and -n <= token_column < n and fields[token_column] == DOCSTART
+            and not _is_comment(line, fields, columns, token_column))
+
+
 def _looks_like_token(fields: list[str], columns: Sequence[int], token_column: int) -> bool:
     """Whether a ``#`` line at a sentence head is a token line (its tag columns hold tags)."""
     n = len(fields)
@@ -273,21 +307,21 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _parse_lines(text: str, source: str, columns: Sequence[int], token_column: int,
-                 sep: str | None) -> _Parsed:
-    """Split a file's lines into tokens, sentences and documents (one pass, plain Python)."""
+                 sep: str | None, first_line: int = 1) -> _Parsed:
+    """Split a file's lines into tokens, sentences and documents (one pass, plain Python).
+
+    ``text`` starts at line ``first_line`` of the file ``source``.
+    """
     out = _Parsed()
+    split = _splitter(sep)
     rows, lines = out.rows, out.lines
     n_fields = 0            # column count of the current sentence (0: sentence not started)
     pending_sent_id = None
     pending_doc_id = None
     doc_open = False        # DOCSTART seen and no token yet in this document
 
-    for lineno, line in enumerate(text.split("\n"), 1):
-        fields = line.split(sep) if sep else line.split()
-        if sep:
-            fields = [f.strip() for f in fields]
-            if not any(fields):
-                fields = []
+    for lineno, line in enumerate(text.split("\n"), first_line):
+        fields = split(line)
         if not fields:
             n_fields = 0
             continue
@@ -302,7 +336,7 @@ def _parse_lines(text: str, source: str, columns: Sequence[int], token_column: i
                 rows.append(fields)
                 lines.append(lineno)
                 continue
-        if line.startswith("#") and not _looks_like_token(fields, columns, token_column):
+        if _is_comment(line, fields, columns, token_column):
             m = _ID_SENT.match(line)
             if m:
                 pending_sent_id = m.group(1)
@@ -484,26 +518,75 @@ def read_conll(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     source = str(path)
     if options:
         warnings.warn(f"{source}: the CoNLL reader ignores the options {sorted(options)}", stacklevel=2)
-    scheme = _normalise_scheme(scheme, source)
-    if strict and scheme == "auto":
-        raise AnnoEvalInputError(f"{source}: strict decoding needs an explicit scheme "
-                                 f"(IOB1, IOB2, IOE, IOBES or BILOU), not auto")
-    by_selector = _selector_columns(tuple(selectors) or ("ents",), column, source)
-    columns = list(dict.fromkeys(by_selector.values()))
+    settings = _Settings.check(source, selectors, scheme, strict, column, sep, token_column)
     try:
         text = Path(path).read_text(encoding=encoding)
     except UnicodeDecodeError as err:
         raise AnnoEvalInputError(f"{source}: not {encoding} text ({err}); pass encoding=...") from None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    corpus, _ = _corpus(text, source, settings, first_line=1, warn=True)
+    return corpus
+
+
+def read_conll_text(load: Callable[[], str], path: str | os.PathLike, *, first_line: int = 1,
+                    selectors: Sequence[str] = ("ents",), features: Sequence[str] | None = None,
+                    scheme: str = "auto", strict: bool = False, column: int = -1, sep: str | None = None,
+                    token_column: int = 0, encoding: str = "utf-8",
+                    **options: Any) -> tuple[Corpus, list[str | None]]:
+    """:func:`read_conll` on a run of the file's lines that starts at line ``first_line``.
+
+    ``load()`` gives the run's text, decoded, with ``"\n"`` line ends (and no
+    BOM); it is called after the options are checked, so errors come in
+    :func:`read_conll`'s order. The same parser and decoders as
+    :func:`read_conll`; errors name ``path`` and the file's own line numbers.
+    Document ids follow :func:`document_ids` within the run, without its
+    warning. Also returns, per document, its id from a comment or ``None``.
+    Used by :mod:`.chunks` to read a file piece by piece.
+    """
+    source = str(path)
+    if options:  # stacklevel 3: the caller of chunks.read_chunk
+        warnings.warn(f"{source}: the CoNLL reader ignores the options {sorted(options)}", stacklevel=3)
+    settings = _Settings.check(source, selectors, scheme, strict, column, sep, token_column)
+    return _corpus(load(), source, settings, first_line=first_line, warn=False)
+
+
+class _Settings(NamedTuple):
+    """Checked reader options."""
+
+    scheme: str
+    strict: bool
+    by_selector: dict[str, int]   # selector -> tag column
+    columns: list[int]            # the distinct tag columns
+    sep: str | None
+    token_column: int
+
+    @classmethod
+    def check(cls, source: str, selectors: Sequence[str], scheme: str, strict: bool, column: int,
+              sep: str | None, token_column: int) -> _Settings:
+        """Validate the options; raise :class:`AnnoEvalInputError` naming ``source``."""
+        scheme = _normalise_scheme(scheme, source)
+        if strict and scheme == "auto":
+            raise AnnoEvalInputError(f"{source}: strict decoding needs an explicit scheme "
+                                     f"(IOB1, IOB2, IOE, IOBES or BILOU), not auto")
+        by_selector = _selector_columns(tuple(selectors) or ("ents",), column, source)
+        columns = list(dict.fromkeys(by_selector.values()))
+        return cls(scheme, strict, by_selector, columns, sep, token_column)
+
+
+def _corpus(text: str, source: str, settings: _Settings, first_line: int,
+            warn: bool) -> tuple[Corpus, list[str | None]]:
+    """Parse and decode ``text``: the :class:`Corpus` and each document's id from a comment (or ``None``)."""
     with _gc_paused():
-        parsed = _parse_lines(text, source, columns, token_column, sep)
+        parsed = _parse_lines(text, source, settings.columns, settings.token_column, settings.sep, first_line)
     if not parsed.tokens:
         raise AnnoEvalInputError(f"{source}: no tokens found (an empty CoNLL file, or only comments)")
     layout = _Layout(parsed)
-    tables = {c: _decode_column(parsed, parsed.columns[c], layout, scheme, strict, source) for c in columns}
-    doc_ids = _document_ids(parsed, layout, source)
-    return Corpus(doc_ids, layout.texts(parsed.tokens), {sel: tables[c] for sel, c in by_selector.items()},
-                  source, text_lengths=layout.doc_lengths)
+    tables = {c: _decode_column(parsed, parsed.columns[c], layout, settings.scheme, settings.strict, source)
+              for c in settings.columns}
+    found = list(parsed.doc_ids if parsed.has_docstart else parsed.sent_ids)
+    doc_ids = document_ids(found, source, warn=warn, stacklevel=4)
+    sets = {sel: tables[c] for sel, c in settings.by_selector.items()}
+    return Corpus(doc_ids, layout.texts(parsed.tokens), sets, source, text_lengths=layout.doc_lengths), found
 
 
 class _Layout:
@@ -560,16 +643,22 @@ def _decode_column(parsed: _Parsed, col: _Column, layout: _Layout, scheme: str, 
                      types[first], labels)
 
 
-def _document_ids(parsed: _Parsed, layout: _Layout, source: str) -> list[str]:
-    """Ids from ``# sent_id`` / ``# doc_id`` comments when every document has a unique one."""
-    found = parsed.doc_ids if parsed.has_docstart else parsed.sent_ids
-    n = len(layout.doc_first_tok)
-    if len(found) == n and all(found) and len(set(found)) == n:
+def document_ids(found: Sequence[str | None], source: str = "", *, warn: bool = True,
+                 stacklevel: int = 2) -> list[str]:
+    """Ids from ``# sent_id`` / ``# doc_id`` comments when every document has a unique one.
+
+    ``found`` holds each document's id from a comment, or ``None``. Otherwise
+    every id is positional (``"0"``, ``"1"``, ...), with a warning (when
+    ``warn``) if some comment ids were found; ``stacklevel`` as for
+    :func:`warnings.warn`, counted from this function.
+    """
+    n = len(found)
+    if all(found) and len(set(found)) == n:
         return [str(d) for d in found]
-    if any(found):
+    if warn and any(found):
         warnings.warn(f"{source}: document ids from comments are missing or repeated; "
-                      f"using positional ids", stacklevel=3)
+                      f"using positional ids", stacklevel=stacklevel)
     return [str(i) for i in range(n)]
 
 
-__all__ = ["decode_conlleval", "decode_strict", "read_conll"]
+__all__ = ["decode_conlleval", "decode_strict", "document_ids", "is_docstart", "read_conll", "read_conll_text"]

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,30 +58,63 @@ def read_jsonl(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     Other ``options`` are accepted and ignored: one set of reader options
     goes to both the key and the response reader, which may read other formats.
     """
+    corpus, _ = _corpus(_records(Path(path), encoding), str(path), selectors, features, skip_rejected)
+    return corpus
+
+
+def read_jsonl_lines(lines: Iterable[str], path: str | os.PathLike, *, first_line: int = 1,
+                     selectors: Sequence[str] = ("ents",), features: Sequence[str] | None = None,
+                     skip_rejected: bool = True, encoding: str = "utf-8",
+                     **options: Any) -> tuple[Corpus, list[str | None]]:
+    """:func:`read_jsonl` on ``lines``, a run of the file's lines that starts at line ``first_line``.
+
+    The same record loop as :func:`read_jsonl` (errors name ``path`` and the
+    file's own line numbers); ids without a ``meta.id`` / ``id`` /
+    ``_input_hash`` are positions among the documents of ``lines``. Also
+    returns, per document, the id the file gives it, or ``None`` where the
+    id is positional. When ``first_line > 1`` the file position of such a
+    document is unknown (rejected lines are left out), so error messages
+    name it by its line only. Used by :mod:`.chunks` to read a file piece by piece.
+    """
     p = Path(path)
-    source = str(path)
+    return _corpus(_objects(_json_values(lines, p, encoding, first_line), p), str(path), selectors, features,
+                   skip_rejected, name_positions=first_line == 1)
+
+
+def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selectors: Sequence[str],
+            features: Sequence[str] | None, skip_rejected: bool,
+            name_positions: bool = True) -> tuple[Corpus, list[str | None]]:
+    """The :class:`Corpus` of ``records``, and each document's id as the file gives it (or ``None``).
+
+    ``name_positions=False``: errors do not name a document whose id is its position.
+    """
     wanted = tuple(features) if features else ()
     builder = SpanTableBuilder()
+    found: list[str | None] = []
     doc_ids: list[str] = []
     texts: list[str] = []
-    for line_no, record in _records(p, encoding):
+    for line_no, record in records:
         if skip_rejected and record.get("answer") in _SKIPPED_ANSWERS:
             continue
         d = len(texts)
-        doc_id = _doc_id(record, d)
+        given = _found_id(record)
+        doc_id = str(d) if given is None else given
+        named = doc_id if given is not None or name_positions else None
         text = record.get("text")
         if not isinstance(text, str):
             problem = "has no \"text\"" if text is None else f"has a \"text\" of type {type(text).__name__}"
-            raise AnnoEvalInputError(f"{where(source, doc_id, line_no)}: the record {problem}; every line "
+            raise AnnoEvalInputError(f"{where(source, named, line_no)}: the record {problem}; every line "
                                      f"needs the document text as a string")
-        for start, end, label, feats in _spans(record, source, line_no, doc_id, len(text), wanted):
+        for start, end, label, feats in _spans(record, source, line_no, named, len(text), wanted):
             builder.add(d, start, end, label, feats)
+        found.append(given)
         doc_ids.append(doc_id)
         texts.append(text)
     table = builder.build()
     lengths = np.fromiter(map(len, texts), dtype=INDEX, count=len(texts))
-    return Corpus(doc_ids, texts, {s: table for s in (tuple(selectors) or ("ents",))}, source,
-                  text_lengths=lengths)
+    corpus = Corpus(doc_ids, texts, {s: table for s in (tuple(selectors) or ("ents",))}, source,
+                    text_lengths=lengths)
+    return corpus, found
 
 
 def json_lines(p: Path, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
@@ -95,24 +128,34 @@ def json_lines(p: Path, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
     except OSError as exc:
         raise AnnoEvalInputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     with handle:
-        try:
-            for line_no, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    value = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
-                                             f"{exc.colno}); expected one JSON object per line") from exc
-                yield line_no, value
-        except UnicodeDecodeError as exc:
-            raise AnnoEvalInputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
-                                     f"pass encoding=...") from exc
+        yield from _json_values(handle, p, encoding)
+
+
+def _json_values(lines: Iterable[str], p: Path, encoding: str, first_line: int = 1) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON value) for every non-blank line of ``lines`` (decoded lazily)."""
+    try:
+        for line_no, line in enumerate(lines, first_line):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
+                                         f"{exc.colno}); expected one JSON object per line") from exc
+            yield line_no, value
+    except UnicodeDecodeError as exc:
+        raise AnnoEvalInputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
+                                 f"pass encoding=...") from exc
 
 
 def _records(p: Path, encoding: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, JSON object) for every non-blank line."""
-    for line_no, record in json_lines(p, encoding):
+    return _objects(json_lines(p, encoding), p)
+
+
+def _objects(values: Iterable[tuple[int, Any]], p: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The (line number, value) pairs of ``values``; raise on a value that is not a JSON object."""
+    for line_no, record in values:
         if not isinstance(record, dict):
             raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: expected a JSON object with "
                                      f"\"text\" and \"spans\", got {type(record).__name__}")
@@ -120,16 +163,23 @@ def _records(p: Path, encoding: str) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _doc_id(record: dict[str, Any], position: int) -> str:
+    """The record's id (:func:`_found_id`), else its position."""
+    given = _found_id(record)
+    return str(position) if given is None else given
+
+
+def _found_id(record: dict[str, Any]) -> str | None:
+    """``meta["id"]``, else ``"id"``, else ``"_input_hash"`` (as a string); ``None`` when there is none."""
     meta = record.get("meta")
     if isinstance(meta, dict) and meta.get("id") is not None:
         return str(meta["id"])
     for key in ("id", "_input_hash"):
         if record.get(key) is not None:
             return str(record[key])
-    return str(position)
+    return None
 
 
-def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str, n_chars: int,
+def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str | None, n_chars: int,
            wanted: tuple[str, ...]):
     """Validated (start, end, label, features) of a record's ``spans`` or ``entities``."""
     if record.get("spans") is not None:
@@ -151,7 +201,7 @@ def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str, n_cha
 
 
 def _span_fields(item: Any, field: str, i: int, source: str, line_no: int,
-                 doc_id: str) -> tuple[int, int, str, dict[str, Any]]:
+                 doc_id: str | None) -> tuple[int, int, str, dict[str, Any]]:
     loc = f"{where(source, doc_id, line_no)}, {field}[{i}]"
     if isinstance(item, dict):
         start, end, label = item.get("start"), item.get("end"), item.get("label")
@@ -182,4 +232,4 @@ def _features(extra: dict[str, Any], wanted: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["read_jsonl"]
+__all__ = ["read_jsonl", "read_jsonl_lines"]
