@@ -9,6 +9,8 @@ bad option value) ends with a one-line message on stderr and exit code 2.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,13 @@ PAIRING_OPT = typer.Option("optimal", "--pairing", help="optimal (default) or ga
 BDM_OPT = typer.Option(None, "--bdm", help="BDM scores (a file from 'anno-eval bdm' or GATE's) or a taxonomy "
                                          "(child<TAB>parent, OWL): add BDM-weighted P/R/F.")
 BDM_FEATURE_OPT = typer.Option(None, "--bdm-feature", help="Feature holding the concept (default: the label).")
+SHARDS_OPT = typer.Option(False, "--shards", help="KEY and RESPONSE are folders or glob patterns of shard files, "
+                                                  "paired in sorted order: score one pair at a time and merge "
+                                                  "(bounded memory).")
+DASK_OPT = typer.Option(None, "--dask", help="Score the shards (or chunks) on Dask (implies --shards): local:N (N "
+                                             "workers) or a scheduler address (tcp://host:8786).")
+CHUNK_OPT = typer.Option(None, "--chunk-docs", help="Read JSONL and CoNLL files lazily, this many documents at a "
+                                                    "time (key and response: same documents, same order).")
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -47,6 +56,28 @@ def _split(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+@contextmanager
+def _dask_client(scheduler: str | None) -> Iterator[Any]:
+    """An open Dask client for ``--dask`` (``None`` without it), closed afterwards."""
+    if scheduler is None:
+        yield None
+        return
+    from .stream import open_client
+
+    client, cluster = open_client(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _check_chunks(chunk_docs: int | None) -> None:
+    if chunk_docs is not None and chunk_docs < 1:
+        _fail(f"--chunk-docs must be >= 1, got {chunk_docs}")
 
 
 def _fail(message: str) -> None:
@@ -92,24 +123,22 @@ def score(
                                        help="CoNLL: drop ill-formed tag sequences (seqeval strict mode)."),
     bdm: Path | None = BDM_OPT,
     bdm_feature: str | None = BDM_FEATURE_OPT,
-    shards: bool = typer.Option(False, "--shards", help="KEY and RESPONSE are folders or glob patterns of shards: "
-                                                        "score one pair at a time and merge (bounded memory)."),
-    dask: str | None = typer.Option(None, "--dask", help="Score the shards on Dask: local:N (a local cluster) or "
-                                                        "a scheduler address; implies --shards."),
+    shards: bool = SHARDS_OPT,
+    dask: str | None = DASK_OPT,
+    chunk_docs: int | None = CHUNK_OPT,
     json_out: Path | None = typer.Option(None, "--json", help="Write the full report as JSON to this file."),
     per_doc: bool = typer.Option(True, "--per-doc/--no-per-doc", help="Include per-document rows in the JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table and no progress bar."),
 ) -> None:
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
     with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
-    import sys
-
     from .corpus import write_json
     from .engine import evaluate
     from .errors import AnnoEvalInputError
 
     if pairing not in ("optimal", "gate"):
         _fail(f"--pairing must be optimal or gate, got {pairing!r}")
+    _check_chunks(chunk_docs)
     options: dict[str, Any] = {}
     if scheme != "auto" or strict_scheme:
         options = {"scheme": scheme, "strict": strict_scheme}
@@ -117,12 +146,14 @@ def score(
         settings = dict(key_set=key_set, response_set=response_set, types=_split(types), features=_split(features),
                         beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
                         reader_options=options)
-        if shards or dask:
+        if shards or dask or chunk_docs:
             if bdm is not None:
-                raise AnnoEvalInputError("--bdm reads the pairs, which shards do not keep; score without --shards")
+                raise AnnoEvalInputError("--bdm reads the pairs, which shards do not keep; score without --shards, "
+                                         "--dask and --chunk-docs")
             from .stream import score_shards
 
-            ev = score_shards(key, response, scheduler=dask, progress=not quiet and sys.stderr.isatty(), **settings)
+            ev = score_shards(key, response, scheduler=dask, docs_per_chunk=chunk_docs,
+                              sharded=shards or dask is not None, progress=not quiet, **settings)
         else:
             ev = evaluate(str(key), str(response), **settings)
         report = ev.report(per_doc=per_doc)
@@ -166,11 +197,16 @@ def qa(
     html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report (tables + Annotation Diff)."),
     md_out: Path | None = typer.Option(None, "--md", help="Write the Markdown report."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the JSON report."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table."),
+    max_diff_docs: int = typer.Option(100, "--max-diff-docs", help="Documents shown in the HTML Annotation Diff "
+                                                                  "(0: all; the Diff is written as shards come)."),
+    shards: bool = SHARDS_OPT,
+    dask: str | None = DASK_OPT,
+    chunk_docs: int | None = CHUNK_OPT,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print no table and no progress bar."),
 ) -> None:
     """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff, as HTML/MD/JSON."""
-    from .engine import evaluate
     from .errors import AnnoEvalInputError
+    from .qa import run_qa
 
     chosen = _split(measures) or []
     bad = [m for m in chosen if m not in ("strict", "lenient", "average")]
@@ -178,23 +214,23 @@ def qa(
         _fail(f"--measures takes strict, lenient and/or average, got {measures!r}")
     if pairing not in ("optimal", "gate"):
         _fail(f"--pairing must be optimal or gate, got {pairing!r}")
+    if max_diff_docs < 0:
+        _fail(f"--max-diff-docs must be >= 0, got {max_diff_docs}")
+    split_classify = None
+    if classify:
+        type_, _, feature = classify.partition(":")
+        if not type_ or not feature:
+            _fail(f"--classify takes TYPE:FEATURE, got {classify!r}")
+        split_classify = (type_, feature)
+    _check_chunks(chunk_docs)
     try:
-        ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, types=_split(types),
-                      features=_split(features), beta=beta, pairing=pairing, fmt=fmt)
-        classification = None
-        if classify:
-            from .classification import classification_table
-
-            type_, _, feature = classify.partition(":")
-            if not type_ or not feature:
-                _fail(f"--classify takes TYPE:FEATURE, got {classify!r}")
-            classification = classification_table(ev, type_, feature)
-        from .report import write_reports
-
-        report = ev.report()
         paths = {fmt_: p for fmt_, p in (("json", json_out), ("md", md_out), ("html", html_out)) if p is not None}
-        written = write_reports(ev, paths=paths, measures=chosen, classification=classification,
-                                report=report) if paths else {}
+        report, _, written = run_qa(
+            key, response, paths=paths, sharded=shards or dask is not None, measures=chosen,
+            classify=split_classify,
+            max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
+            key_set=key_set, response_set=response_set, types=_split(types), features=_split(features), beta=beta,
+            pairing=pairing, fmt=fmt)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
         _fail_from(err)
     if not quiet:
@@ -242,6 +278,8 @@ def agreement(
     bootstrap: int = typer.Option(0, "--bootstrap", help="Bootstrap samples (units resampled) for an interval "
                                                          "on alpha and Fleiss' kappa; 0: none."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    dask: str | None = typer.Option(None, "--dask", help="Draw the bootstrap samples on Dask (local:N or a "
+                                                        "scheduler address); the same result as in-process."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
 ) -> None:
     """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha."""
@@ -256,7 +294,10 @@ def agreement(
         names, data = read_table(table)
         if bootstrap < 0:
             _fail(f"--bootstrap must be >= 0, got {bootstrap}")
-        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed)
+        if dask is not None and not bootstrap:
+            _fail("--dask spreads the --bootstrap samples; give --bootstrap N")
+        with _dask_client(dask) as client:
+            summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, client=client)
         if json_out is not None:
             write_json(summary, json_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
@@ -295,8 +336,10 @@ def iaa(
     bdm: Path | None = BDM_OPT,
     bdm_feature: str | None = BDM_FEATURE_OPT,
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
-    shards: bool = typer.Option(False, "--shards", help="fmeasure: CORPUS is a folder or glob of shard files, read "
-                                                        "one at a time (counts summed; bounded memory)."),
+    shards: bool = typer.Option(False, "--shards", help="CORPUS is a folder or glob of shard files, read one at a "
+                                                        "time (counts summed; bounded memory)."),
+    dask: str | None = typer.Option(None, "--dask", help="kappa: draw the bootstrap samples on Dask (local:N or a "
+                                                        "scheduler address); the same result as in-process."),
     html_out: Path | None = typer.Option(None, "--html", help="Folder for the agreement matrix (index.html) and "
                                                               "one page per pair."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the result as JSON."),
@@ -311,14 +354,16 @@ def iaa(
         _fail(f"--measure must be fmeasure or kappa, got {measure!r}")
     if bdm is not None and measure == "kappa":
         _fail("--bdm weights F-measures (GATE 10.5.3); use it with --measure fmeasure")
-    if shards and measure == "kappa":
-        _fail("--shards is available for --measure fmeasure only (kappa over shards is not there yet)")
+    if dask is not None and not (measure == "kappa" and bootstrap):
+        _fail("--dask spreads the bootstrap samples of --measure kappa --bootstrap N; use it with those")
     if bootstrap < 0:
         _fail(f"--bootstrap must be >= 0, got {bootstrap}")
     try:
         if measure == "kappa":
-            result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
-                                    bootstrap=bootstrap, seed=seed)
+            with _dask_client(dask) as client:
+                result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
+                                        bootstrap=bootstrap, seed=seed, shards=shards, progress=not quiet,
+                                        client=client)
         else:
             scores = None
             if bdm is not None:
@@ -326,7 +371,7 @@ def iaa(
 
                 scores = load_concept_scores(bdm)
             result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
-                                bdm=scores, bdm_feature=bdm_feature, shards=shards)
+                                bdm=scores, bdm_feature=bdm_feature, shards=shards, progress=not quiet)
         written = {}
         if html_out is not None:
             from .report.matrix import write_matrix_reports
@@ -421,7 +466,6 @@ def gamma(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing."),
 ) -> None:
     """γ, γcat and γk (Mathet et al. 2015; Mathet 2017): unitizing agreement from the exact best alignment."""
-    import sys
 
     from .corpus import write_json
     from .errors import AnnoEvalInputError
@@ -433,7 +477,7 @@ def gamma(
         result = compute_gamma(str(source), dissimilarity=dissim, sampler=sampler, n_samples=samples,
                                precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
                                empty_pairs=empty_pairs, sets=sets, unit=unit,
-                               progress=not quiet and sys.stderr.isatty(), scheduler=dask)
+                               progress=not quiet, scheduler=dask)
         if json_out is not None:
             write_json(result.to_dict(), json_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
@@ -684,6 +728,8 @@ def benchmark(
     json_out: Path | None = typer.Option(None, "--json", help="Write the full result as JSON."),
     html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report."),
     md_out: Path | None = typer.Option(None, "--md", help="Write the Markdown report."),
+    dask: str | None = typer.Option(None, "--dask", help="Draw the significance samples on Dask (local:N or a "
+                                                        "scheduler address); the same result as in-process."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No tables, no progress bar."),
 ) -> None:
     """GATE's Corpus Benchmark Tool: store a version's results, score versions, gate CI on regressions.
@@ -701,9 +747,10 @@ def benchmark(
                                  types=_split(types), features=_split(features), measures=_split(measures),
                                  beta=beta, max_drop=max_drop, gate=_split(gate), n_samples=n_samples,
                                  confidence=confidence, seed=seed, pairing=pairing)
-        result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
-                               predictions=predictions, predictions_format=predictions_format, force=force,
-                               verbose=verbose, quiet=quiet)
+        with _dask_client(dask) as client:
+            result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
+                                   predictions=predictions, predictions_format=predictions_format, force=force,
+                                   verbose=verbose, quiet=quiet, client=client)
         written = _write_benchmark(result, json_out, html_out, md_out)
     except (AnnoEvalInputError, ValueError, OSError, UnicodeDecodeError) as err:
         _fail_from(err)
@@ -740,7 +787,8 @@ def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,
         paths = {f: p for f, p in (("html", html_out), ("md", md_out)) if p is not None}
         files = write_reports(ev, paths=paths, report=report[scope]["report"],
                               measures=report["settings"]["measures"],
-                              title=f"Benchmark {report['mode']}: {report[scope]['name']}")
+                              title=f"Benchmark {report['mode']}: {report[scope]['name']}",
+                              diff=result.diffs.get(scope))
         written.update({f"{k} report": v for k, v in files.items()})
     return written
 

@@ -26,12 +26,21 @@ from __future__ import annotations
 
 import glob as globlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from .corpus import Evaluation
 from .errors import AnnoEvalInputError
+from .progress import progress_bar
+
+if TYPE_CHECKING:
+    from .io.chunks import Chunk
+
+#: a unit of reading: a shard file's path, or a chunk of documents of a file (never a path)
+Unit = Union[str, "Chunk"]
 
 #: file suffixes a folder of shards may hold
 SHARD_SUFFIXES = (".spacy", ".jsonl", ".conll", ".iob", ".iob2", ".bio", ".bioes", ".txt")
@@ -56,26 +65,111 @@ def shard_paths(source: str | os.PathLike) -> list[Path]:
     raise AnnoEvalInputError(f"{p}: no such file, folder or pattern")
 
 
-def pair_shards(key: str | os.PathLike, response: str | os.PathLike) -> list[tuple[Path, Path]]:
-    """Key and response shards, paired by position; raise when their numbers differ."""
-    ks, rs = shard_paths(key), shard_paths(response)
+def shard_units(source: str | os.PathLike, fmt: str = "auto", docs_per_chunk: int | None = None,
+                sharded: bool = True, **options: Any) -> list[Unit]:
+    """The units ``source`` is read in: its shard files (:func:`shard_paths`; with ``sharded=False`` the
+    source itself, even a folder, is one unit), each JSONL or CoNLL file cut into chunks of
+    ``docs_per_chunk`` documents when that is given (:mod:`spacy_anno_eval.io.chunks`; ``options``: the
+    reader options and ``selectors``, which tell the plan what a CoNLL document is)."""
+    files = shard_paths(source) if sharded else [Path(source)]
+    if not docs_per_chunk:
+        return [str(f) for f in files]
+    from .io.chunks import CHUNKABLE, plan_chunks
+
+    units: list[Unit] = []
+    for f in files:
+        if not f.is_file():
+            units.append(str(f))
+            continue
+        chunks = plan_chunks(f, fmt, docs_per_chunk, **options)
+        units.extend(chunks if chunks[0].fmt in CHUNKABLE else [str(f)])
+    return units
+
+
+def pair_shards(key: str | os.PathLike, response: str | os.PathLike, fmt: str = "auto",
+                docs_per_chunk: int | None = None, sharded: bool = True,
+                options: dict[str, Any] | None = None) -> list[tuple[Unit, Unit]]:
+    """Key and response units (:func:`shard_units`), paired by position; raise when their numbers differ.
+    ``options``: the :func:`~spacy_anno_eval.engine.evaluate` options (sets and reader options)."""
+    options = options or {}
+    read = dict(options.get("reader_options") or {})
+    key_set = options.get("key_set", "ents")
+    ks = shard_units(key, fmt, docs_per_chunk, sharded, selectors=[key_set], **read)
+    rs = shard_units(response, fmt, docs_per_chunk, sharded, selectors=[options.get("response_set") or key_set],
+                     **read)
     if len(ks) != len(rs):
-        raise AnnoEvalInputError(f"the key has {len(ks)} shards ({key}) but the response {len(rs)} ({response}); "
-                                 f"split both the same way")
+        what, hint = ("chunks", " (the same documents in the same order)") if docs_per_chunk else ("shards", "")
+        raise AnnoEvalInputError(f"the key has {len(ks)} {what} ({key}) but the response {len(rs)} ({response}); "
+                                 f"split both the same way{hint}")
     return list(zip(ks, rs, strict=True))
 
 
-def _score_pair(pair: tuple[str, str], options: dict[str, Any], keep_pairs: bool) -> Evaluation:
+@dataclass
+class ShardResult:
+    """What one shard's task sends back: its evaluation (pairs dropped unless kept), the ids the key's file
+    gives its documents when the shard is a chunk (``None`` per positional id; see
+    :func:`spacy_anno_eval.io.chunks.global_doc_ids`), and what ``collect`` made of the shard."""
+
+    evaluation: Evaluation
+    found_ids: list[str | None] | None = None
+    extras: Any = None
+
+
+def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
+    """The key and response of a pair of units: paths as they are, chunks read into corpora."""
+    key, response = pair
+    if isinstance(key, str):
+        return key, response, None
+    from .io.chunks import read_chunk
+
+    key_set = options.get("key_set", "ents")
+    response_set = options.get("response_set") or key_set
+    read = dict(features=options.get("features"), **(options.get("reader_options") or {}))
+    if key == response:
+        kc, found = read_chunk(key, selectors=list(dict.fromkeys([key_set, response_set])), **read)
+        return kc, kc, found
+    kc, found = read_chunk(key, selectors=[key_set], **read)
+    rc, _ = read_chunk(response, selectors=[response_set], **read)
+    return kc, rc, found
+
+
+def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bool,
+                collect: Callable[[Evaluation], Any] | None = None) -> ShardResult:
+    """Score one pair of units; run ``collect`` on the evaluation while it still has its pairs."""
     from .engine import evaluate
 
-    ev = evaluate(pair[0], pair[1], **options)
+    key, response, found = _read_pair(pair, options)
+    ev = evaluate(key, response, **options)
+    extras = collect(ev) if collect is not None else None
     if not keep_pairs:
         ev.alignment, ev.texts = None, None
-    return ev
+    return ShardResult(ev, found, extras)
 
 
-def _merge(evaluations: Sequence[Evaluation]) -> Evaluation:
-    return evaluations[0] if len(evaluations) == 1 else Evaluation.concat(evaluations)
+def _merge(pairs: Sequence[tuple[Unit, Unit]], results: Sequence[ShardResult]) -> Evaluation:
+    """The shards' evaluations as one; documents of chunked files get the ids their whole file gives them."""
+    evaluations = [r.evaluation for r in results]
+    merged = evaluations[0] if len(evaluations) == 1 else Evaluation.concat(evaluations)
+    if any(r.found_ids is not None for r in results):
+        from .io.chunks import global_doc_ids
+
+        ids: list[str] = []
+        for path, grouped in groupby(zip(pairs, results, strict=True), key=lambda x: _file_of(x[0][0])):
+            group = [r for _, r in grouped]
+            if group[0].found_ids is None:
+                ids.extend(i for r in group for i in r.evaluation.doc_ids)
+            else:
+                ids.extend(global_doc_ids([r.found_ids for r in group], _fmt_of(pairs, path), path))
+        merged.doc_ids = ids
+    return merged
+
+
+def _file_of(unit: Unit) -> str:
+    return unit if isinstance(unit, str) else unit.path
+
+
+def _fmt_of(pairs: Sequence[tuple[Unit, Unit]], path: str) -> str:
+    return next(k.fmt for k, _ in pairs if not isinstance(k, str) and k.path == path)
 
 
 def open_client(scheduler: str) -> tuple[Any, Any]:
@@ -98,53 +192,70 @@ def open_client(scheduler: str) -> tuple[Any, Any]:
 
 def score_shards(key: str | os.PathLike, response: str | os.PathLike, *, scheduler: str | None = None,
                  client: Any = None, keep_pairs: bool = False, progress: bool = False, retries: int = 2,
-                 task: Any = None, **options: Any) -> Evaluation:
+                 task: Any = None, docs_per_chunk: int | None = None, sharded: bool = True,
+                 **options: Any) -> Evaluation:
     """The evaluation of ``key`` against ``response``, shard by shard (see the module docstring).
 
     ``options`` go to :func:`spacy_anno_eval.engine.evaluate` (``key_set``,
     ``types``, ``pairing``, ...). ``client``: an open ``distributed.Client``
-    to use instead of ``scheduler``. ``task``: a picklable function
-    ``(pair, options, keep_pairs) -> Evaluation`` to run per shard instead of
-    the default (for instrumentation: timing, fault injection in tests).
+    to use instead of ``scheduler``. ``docs_per_chunk``: read JSONL and CoNLL
+    files in chunks of that many documents. ``task``: a picklable function
+    ``(pair, options, keep_pairs, collect) -> ShardResult`` to run per shard
+    instead of the default (for instrumentation: timing, fault injection in
+    tests).
+    """
+    return scan_shards(key, response, scheduler=scheduler, client=client, keep_pairs=keep_pairs, progress=progress,
+                       retries=retries, task=task, docs_per_chunk=docs_per_chunk, sharded=sharded, **options)[0]
+
+
+def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
+                collect: Callable[[Evaluation], Any] | None = None, consume: Callable[[Any], None] | None = None,
+                scheduler: str | None = None, client: Any = None,
+                keep_pairs: bool = False, progress: bool = False, retries: int = 2, task: Any = None,
+                docs_per_chunk: int | None = None, sharded: bool = True,
+                **options: Any) -> tuple[Evaluation, list[Any]]:
+    """:func:`score_shards`, and ``collect(evaluation)`` of every shard, run where the shard is scored
+    while its pairs are still there (a picklable function; with Dask, on the worker).
+
+    ``consume``: called with each shard's ``collect`` result in shard order as
+    soon as it is there (then not kept); without it the results are returned,
+    in shard order, beside the merged evaluation.
     """
     task = task or _score_pair
-    pairs = [(str(k), str(r)) for k, r in pair_shards(key, response)]
-    if scheduler is None and client is None:
-        results = []
-        bar = _bar(progress, len(pairs))
-        docs = 0
-        for pair in pairs:
-            results.append(task(pair, options, keep_pairs))
-            if bar is not None:
-                docs += len(results[-1].doc_ids)
-                elapsed = bar.format_dict.get("elapsed") or 0.0
-                bar.set_postfix(docs=docs, docs_per_s=f"{docs / elapsed:,.0f}" if elapsed else "-", refresh=False)
-                bar.update(1)
-        if bar is not None:
-            bar.close()
-        return _merge(results)
-    own = None
-    if client is None:
-        client, own = open_client(scheduler)
-    try:
-        futures = client.map(task, pairs, options=options, keep_pairs=keep_pairs, pure=False, retries=retries)
-        results = client.gather(futures)
-    finally:
-        if own is not None:
-            client.close()
-            own.close()
-    return _merge(results)
+    pairs = pair_shards(key, response, options.get("fmt", "auto"), docs_per_chunk, sharded, options)
+    results: list[ShardResult] = []
+    kept: list[Any] = []
+
+    def take(result: ShardResult) -> None:
+        if consume is not None:
+            consume(result.extras)
+        else:
+            kept.append(result.extras)
+        result.extras = None
+        results.append(result)
+
+    with progress_bar(len(pairs), "shards", "shard", enabled=progress) as bar:
+        if scheduler is None and client is None:
+            for pair in pairs:
+                take(task(pair, options, keep_pairs, collect))
+                bar.update(1, docs=len(results[-1].evaluation.doc_ids))
+        else:
+            own = None
+            if client is None:
+                client, own = open_client(scheduler)
+            try:
+                futures = client.map(task, pairs, options=options, keep_pairs=keep_pairs, collect=collect,
+                                     pure=False, retries=retries)
+                for future in futures:  # in shard order, each released once taken
+                    take(future.result())
+                    future.release()
+                    bar.update(1, docs=len(results[-1].evaluation.doc_ids))
+            finally:
+                if own is not None:
+                    client.close()
+                    own.close()
+    return _merge(pairs, results), kept
 
 
-def _bar(progress: bool, total: int) -> Any:
-    """A tqdm bar with ETA and documents per second, on a terminal when asked (quiet otherwise)."""
-    import sys
-
-    if not progress or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc="shards", unit="shard", leave=False)
-
-
-__all__ = ["SHARD_SUFFIXES", "open_client", "pair_shards", "score_shards", "shard_paths"]
+__all__ = ["SHARD_SUFFIXES", "ShardResult", "open_client", "pair_shards", "scan_shards", "score_shards", "shard_paths",
+           "shard_units"]

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 
-def die_once(pair: tuple[str, str], options: dict[str, Any], keep_pairs: bool) -> Any:
+def die_once(pair: tuple[Any, Any], options: dict[str, Any], keep_pairs: bool, collect: Any = None) -> Any:
     from spacy_anno_eval.stream import _score_pair
 
-    marker = Path(pair[0]).with_suffix(".died")
-    if pair[0].endswith("03.spacy") and not marker.exists():
+    key = str(getattr(pair[0], "path", pair[0]))
+    marker = Path(key).with_suffix(".died")
+    if key.endswith("03.spacy") and not marker.exists():
         marker.write_text("x", encoding="utf8")
         os._exit(1)  # the worker process dies mid-run
-    return _score_pair(pair, options, keep_pairs)
+    return _score_pair(pair, options, keep_pairs, collect)

@@ -4,6 +4,7 @@ LocalCluster give byte-identical reports; a worker that dies mid-run is retried 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -76,7 +77,7 @@ def test_a_worker_that_dies_is_retried(corpus, tmp_path):
 
 
 def test_shard_pairing_errors_and_glob(corpus, tmp_path):
-    assert [p.name for p, _ in pair_shards(str(corpus / "key" / "0[0-2].spacy"),
+    assert [Path(p).name for p, _ in pair_shards(str(corpus / "key" / "0[0-2].spacy"),
                                            str(corpus / "resp" / "0[0-2].spacy"))] == ["00.spacy", "01.spacy",
                                                                                         "02.spacy"]
     with pytest.raises(AnnoEvalInputError, match="7 shards"):

@@ -91,11 +91,61 @@ class CleanDocument:
 
 
 def clean_documents(folder: str | os.PathLike, vocab: Any = None) -> list[CleanDocument]:
-    """The documents of ``clean/`` (see the module docstring), in a stable order.
+    """The documents of ``clean/`` (see the module docstring), in a stable order, as a list.
 
     ``folder`` may also be one such file (a ``.txt``, ``.spacy`` or ``.jsonl``).
+    :class:`CleanCorpus` reads them lazily instead.
     """
-    folder = Path(folder)
+    corpus = CleanCorpus(folder, vocab)
+    corpus.scan()
+    return list(corpus)
+
+
+class CleanCorpus:
+    """The documents of ``clean/``, read from disk each time they are iterated (never all in memory).
+
+    Opening checks the folder holds one kind of input; :meth:`scan` reads the
+    documents once to check that they exist and their ids are unique, and
+    gives their number and the corpus hash (:func:`corpus_hash`), keeping
+    only one digest per document.
+    """
+
+    def __init__(self, folder: str | os.PathLike, vocab: Any = None) -> None:
+        self.folder = Path(folder)
+        self.vocab = vocab
+        self._kind, self._files = _clean_files(self.folder)
+        self._scanned: tuple[int, str] | None = None
+
+    def __iter__(self) -> Iterator[CleanDocument]:
+        if self._kind == "docbin":
+            yield from _docbin_documents(self._files, self.vocab)
+        elif self._kind == "txt":
+            yield from (CleanDocument(p.name[: -len(p.suffix)], _read_text(p)) for p in self._files)
+        else:
+            yield from _jsonl_documents(self._files[0])
+
+    def scan(self) -> tuple[int, str]:
+        """(number of documents, corpus hash), read once; raise for no documents or a repeated id."""
+        if self._scanned is None:
+            seen: set[str] = set()
+            digests = []
+            for d in self:
+                if d.doc_id in seen:
+                    raise AnnoEvalInputError(f"{self.folder}: document id {d.doc_id!r} occurs twice; ids must be "
+                                             f"unique")
+                seen.add(d.doc_id)
+                digests.append(_digest(d.text))
+            if not digests:
+                raise AnnoEvalInputError(f"{self.folder}: no documents")
+            self._scanned = (len(digests), _hash_of_digests(digests))
+        return self._scanned
+
+    def __len__(self) -> int:
+        return self.scan()[0]
+
+
+def _clean_files(folder: Path) -> tuple[str, list[Path]]:
+    """The kind of input of ``clean/`` (docbin, txt or jsonl) and its files; raise for a mixed folder."""
     if folder.is_file():
         files = [folder]
     elif folder.is_dir():
@@ -110,22 +160,9 @@ def clean_documents(folder: str | os.PathLike, vocab: Any = None) -> list[CleanD
         what = " and ".join(kinds) if kinds else "no .txt, .spacy or .jsonl file"
         raise AnnoEvalInputError(f"{folder}: found {what}; clean/ holds one kind of input: .txt files, "
                                  f"DocBin files or one JSONL file")
-    if docbins:
-        docs = list(_docbin_documents(docbins, vocab))
-    elif texts:
-        docs = [CleanDocument(p.name[: -len(p.suffix)], _read_text(p)) for p in texts]
-    else:
-        if len(jsonl) > 1:
-            raise AnnoEvalInputError(f"{folder}: {len(jsonl)} JSONL files; put the texts in one")
-        docs = list(_jsonl_documents(jsonl[0]))
-    if not docs:
-        raise AnnoEvalInputError(f"{folder}: no documents")
-    seen: set[str] = set()
-    for d in docs:
-        if d.doc_id in seen:
-            raise AnnoEvalInputError(f"{folder}: document id {d.doc_id!r} occurs twice; ids must be unique")
-        seen.add(d.doc_id)
-    return docs
+    if jsonl and len(jsonl) > 1:
+        raise AnnoEvalInputError(f"{folder}: {len(jsonl)} JSONL files; put the texts in one")
+    return ("docbin", docbins) if docbins else ("txt", texts) if texts else ("jsonl", jsonl)
 
 
 def _read_text(path: Path) -> str:
@@ -165,5 +202,12 @@ def _jsonl_documents(path: Path) -> Iterator[CleanDocument]:
 
 def corpus_hash(texts: Iterable[str]) -> str:
     """SHA-256 over the sorted SHA-256 digests of ``texts`` (order and names do not matter)."""
-    digests = sorted(hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts)
-    return hashlib.sha256(json.dumps(digests).encode("ascii")).hexdigest()
+    return _hash_of_digests([_digest(t) for t in texts])
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _hash_of_digests(digests: list[str]) -> str:
+    return hashlib.sha256(json.dumps(sorted(digests)).encode("ascii")).hexdigest()

@@ -23,7 +23,7 @@ from ..corpus import Evaluation
 from ..errors import AnnoEvalInputError
 from . import MODES
 from .compare import below_threshold, compare_evaluations
-from .layout import BenchmarkDir, clean_documents, corpus_hash
+from .layout import BenchmarkDir, CleanCorpus, corpus_hash
 from .settings import BenchmarkSettings
 from .store import (
     DOCS,
@@ -105,12 +105,11 @@ def current_docs(bench: BenchmarkDir, nlp: Any, marked: Corpus, *, model: str | 
                  quiet: bool = False, batch_size: int = 256) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Run ``nlp`` on ``clean/`` into DocBin shards in a temporary folder; yield the folder and the run's
     manifest; remove the folder afterwards."""
-    documents = clean_documents(bench.clean, nlp.vocab)
-    _check_corpus(marked, corpus_hash(d.text for d in documents), f"{bench.clean}", bench)
+    documents = CleanCorpus(bench.clean, nlp.vocab)
+    _check_corpus(marked, documents.scan()[1], f"{bench.clean}", bench)
     with tempfile.TemporaryDirectory(prefix="anno-eval-current-") as tmp:
         folder = Path(tmp) / DOCS
         n_docs, n_ents = _write_docs(run_pipeline(nlp, documents, batch_size=batch_size, quiet=quiet), folder)
-        del documents
         yield folder, {"name": "current", **model_info(nlp, model), "n_docs": n_docs, "n_entities": n_ents}
 
 

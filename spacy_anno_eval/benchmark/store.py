@@ -25,6 +25,7 @@ separators, no leading dot, so no name can point outside ``processed/``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -38,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AnnoEvalInputError
-from .layout import BenchmarkDir, CleanDocument, clean_documents, corpus_hash
+from .layout import BenchmarkDir, CleanCorpus, CleanDocument, corpus_hash
 
 MANIFEST = "manifest.json"
 DOCS = "docs"
@@ -162,11 +163,14 @@ def input_docs(nlp: Any, documents: Iterable[CleanDocument]) -> Iterator[Any]:
         yield doc
 
 
-def run_pipeline(nlp: Any, documents: list[CleanDocument], *, batch_size: int = 256,
+def run_pipeline(nlp: Any, documents: Iterable[CleanDocument], *, batch_size: int = 256,
                  quiet: bool = False) -> Iterator[Any]:
-    """``nlp.pipe`` over ``documents`` (with a progress bar), checking each result keeps its text."""
-    docs = nlp.pipe(input_docs(nlp, documents), batch_size=batch_size)
-    for d, doc in zip(documents, _progress(docs, len(documents), "annotating", quiet), strict=True):
+    """``nlp.pipe`` over ``documents`` (a list or a :class:`~.layout.CleanCorpus`, read once, a batch at a
+    time; with a progress bar), checking each result keeps its text."""
+    total = len(documents) if hasattr(documents, "__len__") else None
+    mine, theirs = itertools.tee(documents)  # holds only the documents nlp.pipe has read ahead
+    docs = nlp.pipe(input_docs(nlp, theirs), batch_size=batch_size)
+    for d, doc in zip(mine, _progress(docs, total, "annotating", quiet), strict=True):
         if doc.text != d.text:
             raise AnnoEvalInputError(f"document {d.doc_id!r}: the pipeline changed the text; a baseline must "
                                      f"keep the clean text so offsets compare with marked/")
@@ -272,7 +276,8 @@ def store_baseline(bench: BenchmarkDir, nlp: Any, *, name: str | None = None, fo
                    model: str | os.PathLike | None = None, batch_size: int = 256,
                    quiet: bool = False) -> Baseline:
     """Run ``nlp`` on ``clean/`` and store the Docs as a baseline (see the module docstring)."""
-    documents = clean_documents(bench.clean, nlp.vocab)
+    documents = CleanCorpus(bench.clean, nlp.vocab)
+    _, chash = documents.scan()
     name = check_name(name) if name is not None else model_label(nlp)
     sequence = _sequence(bench)
     started = time.perf_counter()
@@ -281,8 +286,7 @@ def store_baseline(bench: BenchmarkDir, nlp: Any, *, name: str | None = None, fo
         n_docs, n_ents = _write_docs(run_pipeline(nlp, documents, batch_size=batch_size, quiet=quiet), tmp / DOCS)
         extra = {**model_info(nlp, model), "n_entities": n_ents,
                  "seconds": round(time.perf_counter() - started, 3)}
-        return _manifest(name, sequence, "model", corpus_hash(d.text for d in documents), n_docs, DOCS,
-                         "docbin", extra)
+        return _manifest(name, sequence, "model", chash, n_docs, DOCS, "docbin", extra)
 
     return _store(bench, name, force, write)
 
