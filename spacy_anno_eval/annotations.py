@@ -159,6 +159,16 @@ class Corpus:
     source: str = ""
     text_fingerprints: np.ndarray | None = None
     text_lengths: np.ndarray | None = None
+    #: the id each document's file gives it, ``None`` where its id is its position (``None``: not known)
+    given_ids: list[str | None] | None = None
+
+    def ids_from(self, offset: int) -> list[str]:
+        """The documents' ids when this corpus is a part of a larger one starting at document ``offset``:
+        the ids the files give, positions counted from ``offset`` for the others (as reading the whole
+        would number them). Without :attr:`given_ids`, the ids as they are."""
+        if self.given_ids is None:
+            return list(self.doc_ids)
+        return [str(offset + k) if g is None else g for k, g in enumerate(self.given_ids)]
 
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
@@ -175,7 +185,9 @@ class Corpus:
         sets = {name: _table_window(table, a, b) for name, table in self.sets.items()}
         fingerprints = None if self.text_fingerprints is None else self.text_fingerprints[a:b]
         lengths = None if self.text_lengths is None else self.text_lengths[a:b]
-        return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths)
+        given = None if self.given_ids is None else self.given_ids[a:b]
+        return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths,
+                      given)
 
     def get_set(self, name: str) -> SpanTable:
         """The annotation set ``name``; an empty table when the corpus has none of it.
@@ -327,7 +339,9 @@ def corpus_from_docs(docs: Sequence[Any], selectors: Iterable[str] = ("ents",),
     present, else the position in the sequence.
     """
     docs = list(docs)
-    ids = [str(d.user_data.get("doc_id", d.user_data.get("id", i))) for i, d in enumerate(docs)]
+    given = [d.user_data.get("doc_id", d.user_data.get("id")) for d in docs]
+    given = [None if g is None else str(g) for g in given]
+    ids = [str(i) if g is None else g for i, g in enumerate(given)]
     texts = [d.text for d in docs]
     sets = {s: spans_from_docs(docs, s, features) for s in selectors}
-    return Corpus(ids, texts, sets, source)
+    return Corpus(ids, texts, sets, source, given_ids=given)

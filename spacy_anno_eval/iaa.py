@@ -90,7 +90,8 @@ def _read_parts(corpus: Any, selectors: list[str], fmt: str = "auto", features: 
     ``offset`` is the number of documents before the part. A reader names a
     document without an id by its position in its file (``"0"``, ``"1"``...);
     in a shard after the first, such positional ids are renumbered from
-    ``offset``, so every document has the id the whole corpus gives it.
+    ``offset`` (:meth:`Corpus.ids_from <spacy_anno_eval.annotations.Corpus.ids_from>`),
+    so every document has the id the whole corpus gives it.
     ``progress``: a progress bar over the parts (shards, and documents per
     second), drawn only on a terminal.
     """
@@ -114,7 +115,7 @@ def _read_parts(corpus: Any, selectors: list[str], fmt: str = "auto", features: 
             for unit in units:
                 part = load(unit, selectors, fmt, features)
                 if offset:
-                    part.doc_ids = [str(offset + k) if d == str(k) else d for k, d in enumerate(part.doc_ids)]
+                    part.doc_ids = part.ids_from(offset)
                 yield offset, part
                 offset += len(part)
                 bar.update(1, docs=len(part))

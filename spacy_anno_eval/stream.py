@@ -116,20 +116,29 @@ class ShardResult:
 
 
 def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
-    """The key and response of a pair of units: paths as they are, chunks read into corpora."""
-    key, response = pair
-    if isinstance(key, str):
-        return key, response, None
-    from .io.chunks import read_chunk
+    """The key and response corpora of a pair of units, and the ids the key's file gives its documents
+    (``None`` per document whose id is its position; ``None`` when the reader does not say)."""
+    from .engine import load
 
+    key, response = pair
     key_set = options.get("key_set", "ents")
     response_set = options.get("response_set") or key_set
-    read = dict(features=options.get("features"), **(options.get("reader_options") or {}))
+    reader_options = options.get("reader_options") or {}
+    features = options.get("features")
+
+    def read(unit: Unit, selectors: list[str]) -> tuple[Any, list[str | None] | None]:
+        if isinstance(unit, str):
+            corpus = load(unit, selectors, options.get("fmt", "auto"), features, **reader_options)
+            return corpus, corpus.given_ids
+        from .io.chunks import read_chunk
+
+        return read_chunk(unit, selectors=selectors, features=features, **reader_options)
+
     if key == response:
-        kc, found = read_chunk(key, selectors=list(dict.fromkeys([key_set, response_set])), **read)
+        kc, found = read(key, list(dict.fromkeys([key_set, response_set])))
         return kc, kc, found
-    kc, found = read_chunk(key, selectors=[key_set], **read)
-    rc, _ = read_chunk(response, selectors=[response_set], **read)
+    kc, found = read(key, [key_set])
+    rc, _ = read(response, [response_set])
     return kc, rc, found
 
 
@@ -147,29 +156,32 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
 
 
 def _merge(pairs: Sequence[tuple[Unit, Unit]], results: Sequence[ShardResult]) -> Evaluation:
-    """The shards' evaluations as one; documents of chunked files get the ids their whole file gives them."""
+    """The shards' evaluations as one, each document with the id reading the whole stream gives it: its
+    file's own id, else its position in the stream (chunks of a CoNLL file: its comment ids only when the
+    whole file has unique ones, as :func:`spacy_anno_eval.io.chunks.global_doc_ids` decides)."""
     evaluations = [r.evaluation for r in results]
     merged = evaluations[0] if len(evaluations) == 1 else Evaluation.concat(evaluations)
-    if any(r.found_ids is not None for r in results):
-        from .io.chunks import global_doc_ids
+    ids: list[str] = []
+    for path, grouped in groupby(zip(pairs, results, strict=True), key=lambda x: _file_of(x[0][0])):
+        group = [(pair, r) for pair, r in grouped]
+        found = [f for _, r in group for f in (r.found_ids if r.found_ids is not None else [])]
+        if any(r.found_ids is None for _, r in group):       # the reader does not tell: ids as they are
+            ids.extend(i for _, r in group for i in r.evaluation.doc_ids)
+            continue
+        unit = group[0][0][0]
+        if not isinstance(unit, str) and unit.fmt == "conll":
+            from .io.chunks import global_doc_ids
 
-        ids: list[str] = []
-        for path, grouped in groupby(zip(pairs, results, strict=True), key=lambda x: _file_of(x[0][0])):
-            group = [r for _, r in grouped]
-            if group[0].found_ids is None:
-                ids.extend(i for r in group for i in r.evaluation.doc_ids)
-            else:
-                ids.extend(global_doc_ids([r.found_ids for r in group], _fmt_of(pairs, path), path))
-        merged.doc_ids = ids
+            if global_doc_ids([found], "conll", path) != found:
+                found = [None] * len(found)
+        offset = len(ids)
+        ids.extend(str(offset + k) if f is None else f for k, f in enumerate(found))
+    merged.doc_ids = ids
     return merged
 
 
 def _file_of(unit: Unit) -> str:
     return unit if isinstance(unit, str) else unit.path
-
-
-def _fmt_of(pairs: Sequence[tuple[Unit, Unit]], path: str) -> str:
-    return next(k.fmt for k, _ in pairs if not isinstance(k, str) and k.path == path)
 
 
 def open_client(scheduler: str) -> tuple[Any, Any]:

@@ -137,3 +137,27 @@ def test_iaa_over_shards_equals_the_whole(tmp_path):
                                       str(tmp_path / "m"), "--quiet"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "m" / "pair-0-1.html").is_file()
+
+
+def test_shards_without_ids_number_documents_as_the_whole_corpus(tmp_path):
+    """DocBins without doc ids: each shard numbers its documents from 0, the merged report from the first
+    document of the whole corpus, as reading the folder at once does; an id a document does carry is kept."""
+    nlp = spacy.blank("en")
+    for side in ("key", "resp"):
+        (tmp_path / side).mkdir()
+    for s in range(3):
+        kb, rb = DocBin(store_user_data=True), DocBin(store_user_data=True)
+        for i in range(4):
+            k, r = nlp("a b c d"), nlp("a b c d")
+            k.ents = [Span(k, i % 3, i % 3 + 1, "X")]
+            r.ents = [Span(r, 1, 2, "X")]
+            if (s, i) == (2, 1):
+                k.user_data["doc_id"] = r.user_data["doc_id"] = "named"
+            kb.add(k)
+            rb.add(r)
+        kb.to_disk(tmp_path / "key" / f"{s}.spacy")
+        rb.to_disk(tmp_path / "resp" / f"{s}.spacy")
+    whole = evaluate(str(tmp_path / "key"), str(tmp_path / "resp"))
+    merged = score_shards(tmp_path / "key", tmp_path / "resp")
+    assert merged.doc_ids == whole.doc_ids == [str(i) for i in range(9)] + ["named", "10", "11"]
+    assert json_bytes(merged, tmp_path / "a.json") == json_bytes(whole, tmp_path / "b.json")

@@ -586,7 +586,9 @@ def _corpus(text: str, source: str, settings: _Settings, first_line: int,
     found = list(parsed.doc_ids if parsed.has_docstart else parsed.sent_ids)
     doc_ids = document_ids(found, source, warn=warn, stacklevel=4)
     sets = {sel: tables[c] for sel, c in settings.by_selector.items()}
-    return Corpus(doc_ids, layout.texts(parsed.tokens), sets, source, text_lengths=layout.doc_lengths), found
+    given: list[str | None] = list(doc_ids) if doc_ids == found else [None] * len(doc_ids)
+    return Corpus(doc_ids, layout.texts(parsed.tokens), sets, source, text_lengths=layout.doc_lengths,
+                  given_ids=given), found
 
 
 class _Layout:

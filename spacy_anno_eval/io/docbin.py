@@ -181,22 +181,24 @@ def _read_fast(files: list[Path], selectors: tuple[str, ...], source: str) -> Co
     np.cumsum(with_space, out=cum[1:])
     doc_char0 = cum[starts[:-1]]
     text_lengths = cum[starts[1:]] - doc_char0
-    doc_ids = _doc_ids(shards, len(sizes))
+    given = _given_ids(shards, len(sizes))
+    doc_ids = [str(i) if d is None else d for i, d in enumerate(given)]
     table = _ents_table(shards, starts, cum, doc_char0, tok_len, doc_ids, index, strings, source)
     texts = LazyTexts(strings, orth_idx, spaces, starts)
     return Corpus(doc_ids, texts, {s: table for s in selectors}, source,
-                  text_fingerprints=text_fingerprints(orth, spaces, starts), text_lengths=text_lengths)
+                  text_fingerprints=text_fingerprints(orth, spaces, starts), text_lengths=text_lengths,
+                  given_ids=given)
 
 
 def _concat(arrays: list[np.ndarray]) -> np.ndarray:
     return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
-def _doc_ids(shards: list[_Shard], n_docs: int) -> list[str]:
+def _given_ids(shards: list[_Shard], n_docs: int) -> list[str | None]:
+    """Each document's id from its ``user_data``, ``None`` where it has none (its id is then its position)."""
     if all(s.doc_ids is None for s in shards):
-        return list(map(str, range(n_docs)))
-    ids = [d for s in shards for d in (s.doc_ids or [None] * len(s.sizes))]
-    return [str(i) if d is None else d for i, d in enumerate(ids)]
+        return [None] * n_docs
+    return [d for s in shards for d in (s.doc_ids or [None] * len(s.sizes))]
 
 
 def _decode_shard(f: Path) -> _Shard:

@@ -113,7 +113,7 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
     table = builder.build()
     lengths = np.fromiter(map(len, texts), dtype=INDEX, count=len(texts))
     corpus = Corpus(doc_ids, texts, {s: table for s in (tuple(selectors) or ("ents",))}, source,
-                    text_lengths=lengths)
+                    text_lengths=lengths, given_ids=found)
     return corpus, found
 
 
