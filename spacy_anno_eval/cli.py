@@ -156,7 +156,7 @@ def score(
                               sharded=shards or dask is not None, progress=not quiet, **settings)
         else:
             ev = evaluate(str(key), str(response), **settings)
-        report = ev.report(per_doc=per_doc)
+        report = ev.report(per_doc=per_doc, lazy=True)  # per-document rows built as the JSON is written
         if bdm is not None:
             from .measures.augmented import bdm_prf, load_concept_scores
 

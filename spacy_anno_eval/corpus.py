@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+import secrets
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -308,8 +309,13 @@ class Evaluation:
         return beta, check_zero_division(zd)
 
     def report(self, beta: float | None = None, zero_division: float | None = None,
-               per_doc: bool = True) -> dict[str, Any]:
-        """The full report as JSON-ready data (values are fractions in [0, 1])."""
+               per_doc: bool = True, lazy: bool = False) -> dict[str, Any]:
+        """The full report as JSON-ready data (values are fractions in [0, 1]).
+
+        ``lazy``: ``per_doc`` is a :class:`PerDocRows` sequence that builds
+        its rows when read, a chunk at a time (:func:`write_json` streams it),
+        instead of a list of one dict per document.
+        """
         beta, zd = self._beta_zd(beta, zero_division)
         total = self.total
         present_t = np.flatnonzero(self.by_type.any(axis=1))
@@ -340,14 +346,82 @@ class Evaluation:
         for i in present_t:
             out["per_type"][self.labels[i]] = type_rows[i]
         if per_doc:
-            doc_counts = gate_counts(self.by_doc)
-            out["per_doc"] = _rows({"id": np.asarray(self.doc_ids, dtype=object), "counts": doc_counts,
-                                    **doc_prf})
+            rows = PerDocRows(self, beta, zd)
+            out["per_doc"] = rows if lazy else rows[:]
         return out
 
 
-def write_json(data: Any, path: str | os.PathLike) -> Path:
-    """Write ``data`` as JSON atomically (:mod:`spacy_anno_eval.atomic`): never a half-written file."""
-    from .atomic import write_text
+class PerDocRows(Sequence[dict[str, Any]]):
+    """The per-document rows of a report (id, counts, strict/lenient/average P/R/F), built from the counts
+    when read: a slice builds only its rows, iteration builds them a chunk at a time. The rows equal those
+    of :meth:`Evaluation.report`."""
 
-    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    CHUNK = 10_000
+
+    def __init__(self, evaluation: Evaluation, beta: float, zero_division: float) -> None:
+        self._ev, self._beta, self._zd = evaluation, beta, zero_division
+
+    def __len__(self) -> int:
+        return len(self._ev.doc_ids)
+
+    def rows(self, a: int, b: int) -> list[dict[str, Any]]:
+        """The rows of documents ``a`` to ``b - 1``."""
+        counts = self._ev.by_doc[a:b]
+        return _rows({"id": np.asarray(self._ev.doc_ids[a:b], dtype=object), "counts": gate_counts(counts),
+                      **gate_prf(counts, self._beta, self._zd)})
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            a, b, step = i.indices(len(self))
+            rows = self.rows(a, max(a, b)) if step == 1 else [self[j] for j in range(a, b, step)]
+            return rows
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("document index out of range")
+        return self.rows(i, i + 1)[0]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for a in range(0, len(self), self.CHUNK):
+            yield from self.rows(a, min(a + self.CHUNK, len(self)))
+
+
+def write_json(data: Any, path: str | os.PathLike) -> Path:
+    """Write ``data`` as JSON atomically (:mod:`spacy_anno_eval.atomic`): never a half-written file.
+
+    A top-level value that is a :class:`PerDocRows` (``report(lazy=True)``)
+    is written a chunk of rows at a time, never all in memory; the bytes equal
+    those of the same report with a list.
+    """
+    from .atomic import open_atomic, write_text
+
+    lazy = {k: v for k, v in data.items() if isinstance(v, PerDocRows)} if isinstance(data, dict) else {}
+    if not lazy:
+        return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    marks = {k: f"per-doc-rows-{secrets.token_hex(16)}" for k in lazy}
+    text = json.dumps({k: marks.get(k, v) for k, v in data.items()}, indent=2, ensure_ascii=False) + "\n"
+    with open_atomic(path) as out:
+        for key, rows in lazy.items():
+            before, text = text.split(json.dumps(marks[key]), 1)
+            out.write(before.encode("utf8"))
+            _write_rows(out, rows, "    ")  # a top-level value: its items at 4 spaces, as indent=2 puts them
+        out.write(text.encode("utf8"))
+    return Path(path)
+
+
+def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
+    """``rows`` as ``json.dumps(list(rows), indent=2)`` writes a list whose items sit at ``indent``."""
+    if not len(rows):
+        out.write(b"[]")
+        return
+    out.write(b"[")
+    first = True
+    for a in range(0, len(rows), rows.CHUNK):
+        piece = []
+        for row in rows.rows(a, min(a + rows.CHUNK, len(rows))):
+            body = json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+            piece.append(("\n" if first else ",\n") + indent + body)
+            first = False
+        out.write("".join(piece).encode("utf8"))
+    out.write(("\n" + indent[:-2] + "]").encode("utf8"))

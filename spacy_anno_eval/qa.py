@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import Evaluation
-from .report.html import MAX_DIFF_DOCS
+from .report.html import MAX_DIFF_DOCS, MAX_DOC_ROWS
 
 
 @dataclass
@@ -52,13 +52,15 @@ def collect_qa(evaluation: Evaluation, *, max_docs: int | None, classify: tuple[
 def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[str, str | os.PathLike],
            measures: list[str], classify: tuple[str, str] | None = None,
            max_diff_docs: int | None = MAX_DIFF_DOCS,
-           scheduler: str | None = None, docs_per_chunk: int | None = None, sharded: bool = False,
-           progress: bool = False, **settings: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Path]]:
+           max_doc_rows: int = MAX_DOC_ROWS, scheduler: str | None = None, docs_per_chunk: int | None = None,
+           sharded: bool = False, progress: bool = False,
+           **settings: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Path]]:
     """Score ``response`` against ``key`` shard by shard and write the reports of ``paths``
     (``{"json"|"md"|"html": file}``); return the report, the classification table (``classify`` =
     ``(type, feature)``; see :mod:`spacy_anno_eval.classification`) and the written files. ``settings``
     go to :func:`~spacy_anno_eval.engine.evaluate`. ``max_diff_docs``: documents shown in the HTML
-    Annotation Diff (``None``: all). ``sharded``: ``key`` and ``response`` are folders or
+    Annotation Diff (``None``: all); ``max_doc_rows``: rows of the HTML and
+    Markdown document tables (the JSON holds every document). ``sharded``: ``key`` and ``response`` are folders or
     globs of shard files (:func:`~spacy_anno_eval.stream.shard_paths`), else one corpus each."""
     from dataclasses import replace
 
@@ -84,12 +86,13 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
         ev, _ = scan_shards(key, response, collect=collect, consume=consume, scheduler=scheduler,
                             docs_per_chunk=docs_per_chunk, sharded=sharded, progress=progress, **settings)
         classification = merged[0].table() if merged else None
-        report = ev.report()
+        report = ev.report(lazy=True)  # per-document rows built when written, a chunk at a time
         others = {fmt: p for fmt, p in paths.items() if fmt != "html"}
         written = write_reports(ev, paths=others, measures=measures, classification=classification,
-                                report=report) if others else {}
+                                report=report, max_doc_rows=max_doc_rows) if others else {}
         if diff is not None:
-            written["html"] = diff.write(report, ev.doc_ids, classification=classification)
+            written["html"] = diff.write(report, ev.doc_ids, classification=classification,
+                                         max_doc_rows=max_doc_rows)
     except BaseException:
         if diff is not None:
             diff.discard()
