@@ -30,7 +30,11 @@ What is run:
      separate processes, whose current and peak RSS (before and after
      scoring) are read with ``client.run`` and printed under the table.
 
-   The time is the wall time of ``score_shards`` + ``report``; spans are key +
+   - ``qa``: :func:`spacy_anno_eval.qa.run_qa` over the shards, writing the
+     JSON report with every document's row and the HTML report (Annotation
+     Diff spooled to disk); its sizes are printed under the table.
+
+   The time is the wall time of ``score_shards`` + ``report`` (``qa``: of ``run_qa``); spans are key +
    response entities (counted when the corpus was generated). "base MB" is
    the RSS of the measuring process just before scoring (imports done).
    Both reports are written with ``spacy_anno_eval.corpus.write_json`` and
@@ -263,6 +267,21 @@ def child(mode: str, data: Path, workers: int, result_path: Path, report_path: P
         out["cluster_seconds"] = time.perf_counter() - t0
         out["workers_before"] = {addr: list(m) for addr, m in client.run(_mem).items()}
     out["base_kb"] = _mem()[0]
+    if mode == "qa":
+        from spacy_anno_eval.qa import run_qa
+
+        paths = {"json": data / "qa.json", "html": data / "qa.html"}
+        t0 = time.perf_counter()
+        report, _, _ = run_qa(key_dir, resp_dir, paths=paths, measures=["strict", "lenient", "average"],
+                              sharded=True)
+        t2 = time.perf_counter()
+        out.update(score_seconds=t2 - t0, report_seconds=0.0, seconds=t2 - t0, n_docs=report["n_docs"],
+                   current_kb=_mem()[0], peak_kb=_mem()[1],
+                   qa_bytes={k: p.stat().st_size for k, p in paths.items()})
+        del report["per_doc"]
+        write_json(report, report_path)
+        result_path.write_text(json.dumps(out))
+        return
     t0 = time.perf_counter()
     ev = score_shards(key_dir, resp_dir, client=client)
     t1 = time.perf_counter()
@@ -287,7 +306,7 @@ def measure(mode: str, data: Path, workers: int) -> tuple[dict[str, Any] | None,
             p.unlink()
     cmd = [sys.executable, os.path.abspath(__file__), "--child", mode, "--data", str(data),
            "--workers", str(workers)]
-    label = "in-process" if mode == "inproc" else f"dask local:{workers}"
+    label = _label(mode, workers)
     print(f"measuring {label} ...", flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0 or not result_path.exists():
@@ -295,6 +314,10 @@ def measure(mode: str, data: Path, workers: int) -> tuple[dict[str, Any] | None,
         print("  " + "\n  ".join(proc.stderr.strip().splitlines()[-25:]))
         return None, report_path
     return json.loads(result_path.read_text()), report_path
+
+
+def _label(mode: str, workers: int) -> str:
+    return {"inproc": "in-process", "qa": "qa (JSON+HTML)"}.get(mode, f"dask local:{workers}")
 
 
 def print_table(rows: list[tuple[str, dict[str, Any]]], n_spans: int) -> None:
@@ -306,6 +329,9 @@ def print_table(rows: list[tuple[str, dict[str, Any]]], n_spans: int) -> None:
               f"{n_spans / sec:>11,.0f} {r['peak_kb'] / 1024:>11.0f} {r['base_kb'] / 1024:>8.0f}")
     for name, r in rows:
         extra = f"  {name}: score_shards {r['score_seconds']:.2f} s, report {r['report_seconds']:.3f} s"
+        if "qa_bytes" in r:
+            extra = (f"  {name}: run_qa with the JSON report (every document) and the HTML report, "
+                     + ", ".join(f"{k} {v / 1e6:.0f} MB" for k, v in r["qa_bytes"].items()))
         if "cluster_seconds" in r:
             extra += f"; starting the cluster {r['cluster_seconds']:.1f} s (not in the table)"
         print(extra)
@@ -326,9 +352,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes generating shards (default: the number of cores)")
     parser.add_argument("--workers", type=int, default=2, help="Dask workers: local:N (default 2)")
-    parser.add_argument("--modes", default="inproc,dask", help="comma-separated: inproc, dask (default both)")
+    parser.add_argument("--modes", default="inproc,dask,qa",
+                        help="comma-separated: inproc, dask, qa (default all three)")
     parser.add_argument("--regenerate", action="store_true", help="generate the corpus even if it is there")
-    parser.add_argument("--child", choices=("inproc", "dask"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("inproc", "dask", "qa"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     data = args.data.resolve()
     if args.child:
@@ -340,12 +367,13 @@ def main(argv: list[str] | None = None) -> None:
     n_spans = manifest["key_spans"] + manifest["response_spans"]
     rows, reports = [], []
     for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
-        if mode not in ("inproc", "dask"):
+        if mode not in ("inproc", "dask", "qa"):
             parser.error(f"--modes: unknown mode {mode!r}")
         result, report_path = measure(mode, data, args.workers)
         if result is not None:
-            rows.append(("in-process" if mode == "inproc" else f"dask local:{args.workers}", result))
-            reports.append(report_path)
+            rows.append((_label(mode, args.workers), result))
+            if mode != "qa":
+                reports.append(report_path)
     print(f"\n{args.docs:,} documents, {manifest['shards']} shards of {args.shard_size:,}; "
           f"{manifest['key_spans']:,} key + {manifest['response_spans']:,} response spans")
     if rows:

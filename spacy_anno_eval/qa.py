@@ -40,7 +40,7 @@ def collect_qa(evaluation: Evaluation, *, max_docs: int | None, classify: tuple[
     documents: list[Any] = []
     n_with_pairs = 0
     if max_docs != 0:
-        documents, n_with_pairs = diff_documents(evaluation, evaluation.report()["per_doc"], max_docs)
+        documents, n_with_pairs = diff_documents(evaluation, evaluation.report(lazy=True)["per_doc"], max_docs)
     counts = None
     if classify is not None:
         from .classification import classification_counts

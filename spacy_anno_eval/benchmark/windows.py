@@ -147,7 +147,7 @@ def _keep(score: VersionScore, ev: Evaluation, a: int, max_diff_docs: int | None
           diff_documents: Any) -> None:
     """A window's Diff documents (while there is room) and, verbose, its pairs that are not correct."""
     room = None if max_diff_docs is None else max(max_diff_docs - len(score.diff), 0)
-    per_doc = ev.report()["per_doc"] if room != 0 else []
+    per_doc = ev.report(lazy=True)["per_doc"] if room != 0 else []
     docs, n = diff_documents(ev, per_doc, room, offset=a) if room != 0 else ([], _n_with_pairs(ev))
     score.diff.extend(docs)
     score.n_with_pairs += n

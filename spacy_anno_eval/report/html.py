@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, pct
 
 MAX_DIFF_DOCS = 100
@@ -281,18 +283,19 @@ def diff_documents(evaluation: Any, per_doc: Sequence[dict[str, Any]], max_docs:
     the whole corpus).
     """
     by_doc: dict[int, list[dict[str, Any]]] = {}
-    for row in evaluation.diff_rows():
+    for row in evaluation.diff_rows(max_docs):
         by_doc.setdefault(row["doc"], []).append(row)
-    docs = list(by_doc)
-    shown = docs if max_docs is None else docs[:max_docs]
+    shown = list(by_doc)
+    n_with_pairs = len(np.unique(evaluation.alignment.doc))
     texts = evaluation.texts
+    entries = per_doc[:shown[-1] + 1] if shown else []  # one slice: a lazy report builds only these rows
     out = []
     for d in shown:
         rows = by_doc[d]
         doc_id = rows[0]["doc_id"]
-        entry = per_doc[d] if d < len(per_doc) and str(per_doc[d].get("id")) == str(doc_id) else None
+        entry = entries[d] if d < len(entries) and str(entries[d].get("id")) == str(doc_id) else None
         out.append(DiffDocument(offset + d, doc_id, rows, None if texts is None else texts[d], entry))
-    return out, len(docs)
+    return out, n_with_pairs
 
 
 def diff_labels(report: dict[str, Any], documents: Sequence[DiffDocument]) -> set[str]:
