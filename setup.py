@@ -23,6 +23,7 @@ setup(
         "scikit-learn>=1.3",
         "typer>=0.9",
         "rich>=13",
+        "tqdm>=4.38",  # progress bars (spaCy needs it too)
     ],
     extras_require={
         "test": [
