@@ -12,7 +12,6 @@ types (documents) that have at least one key or response annotation.
 from __future__ import annotations
 
 import json
-import math
 import os
 import secrets
 from collections.abc import Iterator, Sequence
@@ -373,9 +372,13 @@ class PerDocRows(Sequence[dict[str, Any]]):
 
     def rows(self, a: int, b: int) -> list[dict[str, Any]]:
         """The rows of documents ``a`` to ``b - 1``."""
+        return _rows(self.table(a, b))
+
+    def table(self, a: int, b: int) -> dict[str, Any]:
+        """The rows of documents ``a`` to ``b - 1`` as columns: a nested dict of arrays, as the rows nest."""
         counts = self._ev.by_doc[a:b]
-        return _rows({"id": np.asarray(self._ev.doc_ids[a:b], dtype=object), "counts": gate_counts(counts),
-                      **gate_prf(counts, self._beta, self._zd)})
+        return {"id": np.asarray(self._ev.doc_ids[a:b], dtype=object), "counts": gate_counts(counts),
+                **gate_prf(counts, self._beta, self._zd)}
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
@@ -420,61 +423,61 @@ def write_json(data: Any, path: str | os.PathLike) -> Path:
 def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
     """``rows`` as ``json.dumps(list(rows), indent=2)`` writes a list whose items sit at ``indent``.
 
-    Every row has the same nested keys, so the first row's layout becomes a
-    ``%`` template and each row only fills in its values (json's indented
-    encoder is pure Python: about 10x slower); a value the template cannot
-    take (not a str, int or finite float) falls back to ``json.dumps``.
+    Every row nests the same keys, so their layout becomes one ``%`` template
+    and each chunk's values are turned into JSON text a column at a time
+    (json's indented encoder is pure Python, about 10x slower); a chunk with a
+    value that is not finite is written by ``json.dumps`` row by row.
     """
     if not len(rows):
         out.write(b"[]")
         return
     out.write(b"[")
-    template: str | None = None
-    first = True
+    template = None
     for a in range(0, len(rows), rows.CHUNK):
-        piece = []
-        for row in rows.rows(a, min(a + rows.CHUNK, len(rows))):
-            if template is None:
-                template = _template(row, indent)
-            values = _values(row)
-            text = template % values if values is not None else (
-                indent + json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n" + indent))
-            piece.append(("\n" if first else ",\n") + text)
-            first = False
-        out.write("".join(piece).encode("utf8"))
+        b = min(a + rows.CHUNK, len(rows))
+        table = rows.table(a, b)
+        if template is None:
+            template = _template(table, indent)
+        columns = _json_columns(table)
+        if columns is None:
+            texts = [indent + json.dumps(r, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+                     for r in _rows(table)]
+        else:
+            texts = [template % values for values in zip(*columns, strict=True)]
+        out.write((("\n" if a == 0 else ",\n") + ",\n".join(texts)).encode("utf8"))
     out.write(("\n" + indent[:-2] + "]").encode("utf8"))
 
 
-def _template(row: dict[str, Any], indent: str) -> str:
-    """The ``json.dumps(row, indent=2)`` layout of ``row`` at ``indent``, each value a ``%s``."""
+def _template(table: dict[str, Any], indent: str) -> str:
+    """The ``json.dumps(row, indent=2)`` layout of a row of ``table`` at ``indent``, each value a ``%s``."""
     def layout(d: dict[str, Any], pad: str) -> str:
         inner = pad + "  "
         items = [inner + json.dumps(k, ensure_ascii=False).replace("%", "%%") + ": "
-                 + (layout(v, inner) if isinstance(v, dict) and v else "%s") for k, v in d.items()]
+                 + (layout(v, inner) if isinstance(v, dict) else "%s") for k, v in d.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
-    return indent + layout(row, indent)
+    return indent + layout(table, indent)
 
 
-def _values(row: dict[str, Any]) -> tuple[str, ...] | None:
-    """The JSON text of each leaf value of ``row`` in template order; ``None`` if one needs json.dumps."""
-    out: list[str] = []
-
-    def walk(d: dict[str, Any]) -> bool:
-        for v in d.values():
-            if isinstance(v, dict) and v:
-                if not walk(v):
-                    return False
-            elif isinstance(v, str):
-                out.append(json.dumps(v, ensure_ascii=False))
-            elif isinstance(v, bool) or v is None:
-                return False
-            elif isinstance(v, int):
-                out.append(int.__repr__(v))
-            elif isinstance(v, float) and math.isfinite(v):
-                out.append(float.__repr__(v))
-            else:
-                return False
-        return True
-
-    return tuple(out) if walk(row) else None
+def _json_columns(table: dict[str, Any]) -> list[list[str]] | None:
+    """Each leaf column of ``table`` as JSON texts, in template order, typed as :func:`_rows` types them;
+    ``None`` when a float is not finite (json writes NaN / Infinity; leave those to it)."""
+    out: list[list[str]] = []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            inner = _json_columns(value)
+            if inner is None:
+                return None
+            out.extend(inner)
+            continue
+        arr = np.asarray(value)
+        if arr.dtype == object:
+            out.append([json.dumps(v, ensure_ascii=False) for v in arr.tolist()])
+        elif _is_count(key):
+            out.append(list(map(int.__repr__, arr.astype(np.int64).tolist())))
+        else:
+            floats = arr.astype(float)
+            if not np.isfinite(floats).all():
+                return None
+            out.append(list(map(float.__repr__, floats.tolist())))
+    return out

@@ -48,3 +48,23 @@ def test_no_documents_rows_and_index_errors(ev, tmp_path):
     write_json(ev0.report(), tmp_path / "a.json")
     write_json(ev0.report(lazy=True), tmp_path / "b.json")
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+def test_a_value_json_writes_as_nan_takes_json_dumps(ev, tmp_path, monkeypatch):
+    """Figures are finite in practice; should one not be, the chunk is written by json.dumps (NaN), alike."""
+    import numpy as np
+
+    real = PerDocRows.table
+
+    def with_nan(self, a, b):
+        table = real(self, a, b)
+        table["strict"]["p"] = np.where(np.arange(a, b) == 5, np.nan, table["strict"]["p"])
+        return table
+
+    monkeypatch.setattr(PerDocRows, "table", with_nan)
+    monkeypatch.setattr(PerDocRows, "CHUNK", 4)
+    lazy = ev.report(lazy=True)
+    write_json(lazy, tmp_path / "b.json")
+    write_json({**lazy, "per_doc": list(lazy["per_doc"])}, tmp_path / "a.json")
+    text = (tmp_path / "b.json").read_text(encoding="utf8")
+    assert text == (tmp_path / "a.json").read_text(encoding="utf8") and text.count("NaN") == 1
