@@ -340,6 +340,7 @@ def iaa(
                                                         "time (counts summed; bounded memory)."),
     dask: str | None = typer.Option(None, "--dask", help="kappa: draw the bootstrap samples on Dask (local:N or a "
                                                         "scheduler address); the same result as in-process."),
+    chunk_docs: int | None = CHUNK_OPT,
     html_out: Path | None = typer.Option(None, "--html", help="Folder for the agreement matrix (index.html) and "
                                                               "one page per pair."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the result as JSON."),
@@ -358,12 +359,13 @@ def iaa(
         _fail("--dask spreads the bootstrap samples of --measure kappa --bootstrap N; use it with those")
     if bootstrap < 0:
         _fail(f"--bootstrap must be >= 0, got {bootstrap}")
+    _check_chunks(chunk_docs)
     try:
         if measure == "kappa":
             with _dask_client(dask) as client:
                 result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
                                         bootstrap=bootstrap, seed=seed, shards=shards, progress=not quiet,
-                                        client=client)
+                                        client=client, docs_per_chunk=chunk_docs)
         else:
             scores = None
             if bdm is not None:
@@ -371,7 +373,8 @@ def iaa(
 
                 scores = load_concept_scores(bdm)
             result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
-                                bdm=scores, bdm_feature=bdm_feature, shards=shards, progress=not quiet)
+                                bdm=scores, bdm_feature=bdm_feature, shards=shards, progress=not quiet,
+                                docs_per_chunk=chunk_docs)
         written = {}
         if html_out is not None:
             from .report.matrix import write_matrix_reports

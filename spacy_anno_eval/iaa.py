@@ -33,8 +33,9 @@ label as the category (``*->feature``: the feature), which is how to ask
 "how often do the annotators label the same span alike" on spaCy Docs.
 
 With ``shards`` both measures read a corpus split into shard files one file
-at a time and sum what is a sum (counts per type and document, contingency
-tables), so the result equals the whole corpus's exactly.
+at a time (with ``docs_per_chunk``, JSONL and CoNLL files that many
+documents at a time) and sum what is a sum (counts per type and document,
+contingency tables), so the result equals the whole corpus's exactly.
 
 Undefined coefficients (Ae = 1, e.g. a type without a feature where both
 annotators made exactly the same annotations: every item is ``Anns``/``Anns``)
@@ -81,60 +82,88 @@ def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[s
     return names, list(dict.fromkeys(features)) or None
 
 
-def _read_parts(corpus: Any, selectors: list[str], fmt: str = "auto", features: list[str] | None = None, *,
-               shards: bool = False, progress: bool = False) -> Iterator[tuple[int, Any]]:
-    """``(offset, part)`` for each part of ``corpus`` in document order: the whole corpus as one part, or
-    with ``shards`` each shard file (:func:`~spacy_anno_eval.stream.shard_paths`: a file, a folder or a
-    glob pattern) read in turn, so that memory holds one shard.
+class _Parts:
+    """The parts of ``corpus`` in document order, as ``(offset, part)`` when iterated: the whole corpus as
+    one part; with ``shards`` each shard file (:func:`~spacy_anno_eval.stream.shard_paths`: a file, a folder
+    or a glob pattern) read in turn; with ``docs_per_chunk`` each JSONL or CoNLL file read that many
+    documents at a time (:mod:`spacy_anno_eval.io.chunks`); memory holds one part.
 
     ``offset`` is the number of documents before the part. A reader names a
     document without an id by its position in its file (``"0"``, ``"1"``...);
-    in a shard after the first, such positional ids are renumbered from
-    ``offset`` (:meth:`Corpus.ids_from <spacy_anno_eval.annotations.Corpus.ids_from>`),
-    so every document has the id the whole corpus gives it.
-    ``progress``: a progress bar over the parts (shards, and documents per
-    second), drawn only on a terminal.
+    in a later part such positional ids are renumbered from ``offset``
+    (:meth:`Corpus.ids_from <spacy_anno_eval.annotations.Corpus.ids_from>`),
+    so every document has the id the whole corpus gives it. A CoNLL file's
+    comment ids hold only when every document of the whole file has a unique
+    one, which a chunk cannot know: :meth:`final_ids` gives the corrected ids
+    once every part has been read (``None`` when nothing changes).
+    ``progress``: a progress bar over the parts (documents per second), drawn
+    only on a terminal.
     """
-    from .engine import load
-    from .progress import progress_bar
 
-    if not shards:
-        units = [os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus]
-    elif isinstance(corpus, (str, os.PathLike)):
-        from .stream import shard_paths
+    def __init__(self, corpus: Any, selectors: list[str], fmt: str = "auto", features: list[str] | None = None, *,
+                 shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> None:
+        self.selectors, self.fmt, self.features, self.progress = selectors, fmt, features, progress
+        if not shards and not docs_per_chunk:
+            self.units = [os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus]
+        elif isinstance(corpus, (str, os.PathLike)):
+            from .stream import shard_units
 
-        units = [str(p) for p in shard_paths(corpus)]
-    else:
-        raise AnnoEvalInputError(f"shards: the corpus must be a folder of shard files, a glob pattern or a file, "
-                                 f"got a {type(corpus).__name__}; pass a path, or leave shards off for a corpus "
-                                 f"in memory")
+            self.units = shard_units(corpus, fmt, docs_per_chunk, sharded=shards, selectors=selectors)
+        else:
+            raise AnnoEvalInputError(f"shards: the corpus must be a folder of shard files, a glob pattern or a file, "
+                                     f"got a {type(corpus).__name__}; pass a path, or leave shards off for a "
+                                     f"corpus in memory")
+        self.ids: list[str] = []
+        self._conll: dict[str, tuple[int, list[str | None]]] = {}   # chunked CoNLL file: first doc, found ids
 
-    def parts() -> Iterator[tuple[int, Any]]:
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        from .engine import load
+        from .progress import progress_bar
+
         offset = 0
-        with progress_bar(total=len(units), desc="shards", unit="shard", enabled=progress) as bar:
-            for unit in units:
-                part = load(unit, selectors, fmt, features)
-                if offset:
+        with progress_bar(total=len(self.units), desc="shards", unit="shard", enabled=self.progress) as bar:
+            for unit in self.units:
+                if isinstance(unit, str) or not hasattr(unit, "fmt"):
+                    part = load(unit, self.selectors, self.fmt, self.features)
+                else:
+                    from .io.chunks import read_chunk
+
+                    part, found = read_chunk(unit, selectors=self.selectors, features=self.features)
+                    if unit.fmt == "conll":
+                        first, seen = self._conll.setdefault(unit.path, (offset, []))
+                        seen.extend(found)
+                if offset or not isinstance(unit, str):
                     part.doc_ids = part.ids_from(offset)
+                self.ids.extend(part.doc_ids)
                 yield offset, part
                 offset += len(part)
                 bar.update(1, docs=len(part))
 
-    return parts()
+    def final_ids(self) -> list[str] | None:
+        """Every document's id as the whole corpus gives it, when a chunked CoNLL file's comment ids turn out
+        not to hold for the whole file; ``None`` when the ids given so far stand."""
+        from .io.chunks import global_doc_ids
+
+        ids = list(self.ids)
+        for path, (first, found) in self._conll.items():
+            if global_doc_ids([found], "conll", path) != found:
+                ids[first:first + len(found)] = [str(first + k) for k in range(len(found))]
+        return None if ids == self.ids else ids
 
 
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
                matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None,
-               shards: bool = False, progress: bool = False) -> dict[str, Any]:
+               shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
 
     ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
     time; each pair's counts are summed over the shards
     (:meth:`~spacy_anno_eval.corpus.Evaluation.concat`), so memory holds one
     shard and the counts (the pair pages then have no Annotation Diff, and
-    ``bdm`` is not available). ``progress``: a progress bar over the shards
-    (one step per shard file).
+    ``bdm`` is not available). ``docs_per_chunk``: read JSONL and CoNLL
+    files that many documents at a time, likewise. ``progress``: a progress
+    bar over the shards (one step per shard file or chunk).
 
     Returns JSON-ready data (see the module docstring); ``evaluations`` maps
     ``(i, j)`` to the :class:`~spacy_anno_eval.corpus.Evaluation` of each pair
@@ -156,17 +185,24 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     selectors = names + ([consensus] if consensus else [])
     comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
     comparisons += [(consensus, a) for a in names] if consensus else []
-    if shards and bdm is not None:
-        raise AnnoEvalInputError("BDM weighting reads the pairs, which shards do not keep; run without shards")
+    if (shards or docs_per_chunk) and bdm is not None:
+        raise AnnoEvalInputError("BDM weighting reads the pairs, which shards and chunks do not keep; run without "
+                                 "shards and docs_per_chunk")
     parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
-    for _, part in _read_parts(corpus, selectors, fmt, features, shards=shards, progress=progress):
+    streamed = shards or bool(docs_per_chunk)
+    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
+    for _, part in reader:
         for c in comparisons:
             ev = evaluate(part, part, key_set=c[0], response_set=c[1], types=type_names, features=features,
                           beta=beta, pairing=pairing)
-            if shards:
+            if streamed:
                 ev.alignment, ev.texts = None, None
             parts[c].append(ev)
-    done = {c: Evaluation.concat(evs) if shards else evs[0] for c, evs in parts.items()}
+    done = {c: Evaluation.concat(evs) if streamed else evs[0] for c, evs in parts.items()}
+    final = reader.final_ids()
+    if final is not None:
+        for ev in done.values():
+            ev.doc_ids = list(final)
     pairs, evaluations = [], {}
 
     def compare(key_set: str, response_set: str) -> tuple[Any, dict[str, Any]]:
@@ -386,6 +422,15 @@ class _KappaSums:
         rows.sort(key=lambda r: (r["doc"], r["start"], r["end"]))
         return rows
 
+    def rename(self, doc_ids: list[str] | None) -> None:
+        """Give the documents the ids ``doc_ids`` (all of them, in order; ``None``: keep them)."""
+        if doc_ids is None:
+            return
+        self.doc_ids = list(doc_ids)
+        for rows in self.items.values():
+            for row in rows:
+                row["doc_id"] = doc_ids[row["doc"]]
+
     def labels(self) -> list[str]:
         """Every type's label: those asked for, else every type found, sorted."""
         return [_spec_label(t, f) for t, f in self.specs] or sorted(self.found)
@@ -412,7 +457,8 @@ def _spec_label(type_name: str, feature: str | None) -> str:
 
 def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                    fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0, seed: int = 0,
-                   shards: bool = False, progress: bool = False, client: Any = None) -> dict[str, Any]:
+                   shards: bool = False, progress: bool = False, client: Any = None,
+                   docs_per_chunk: int | None = None) -> dict[str, Any]:
     """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
 
     See the module docstring for items and categories. ``types`` as GATE
@@ -435,7 +481,8 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     warning and bootstrap interval is computed once from the sums, so the
     result equals the whole corpus's exactly. Memory holds one shard, the
     disagreements (and their documents' texts) and a few counts per
-    document. ``client``: an open Dask ``distributed.Client`` for the
+    document. ``docs_per_chunk``: read JSONL and CoNLL files that many
+    documents at a time, likewise. ``client``: an open Dask ``distributed.Client`` for the
     bootstrap (:func:`~spacy_anno_eval.measures.agreement.table_bootstrap`).
     """
     from .measures.agreement import DegenerateAgreementWarning
@@ -450,8 +497,10 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     pair_comparisons = [(names[i], names[j]) for i, j in index_pairs]
     consensus_comparisons = [(consensus, a) for a in names] if consensus else []
     sums = _KappaSums(specs, selectors, pair_comparisons + consensus_comparisons, set(pair_comparisons))
-    for offset, part in _read_parts(corpus, selectors, fmt, features, shards=shards, progress=progress):
+    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
+    for offset, part in reader:
         sums.add(offset, part)
+    sums.rename(reader.final_ids())
     labels = sums.labels()
     if not labels:
         raise AnnoEvalInputError(f"the sets {', '.join(selectors)} hold no annotations; nothing to compare")
