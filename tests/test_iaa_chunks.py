@@ -51,7 +51,7 @@ def test_chunks_equal_the_whole_file(tmp_path, ids, docstart, size):
         whole = measure(str(path), SETS, **options)
         chunked = measure(str(path), SETS, docs_per_chunk=size, **options)
         assert dump(chunked) == dump(whole)
-    if ids == "one-missing":
+    if ids == "one-missing" and not docstart:
         with pytest.warns(UserWarning, match="missing or repeated"):  # the chunked read warns as the whole does
             pairwise_f(str(path), SETS, docs_per_chunk=size)
     n_docs = whole["n_docs"]
