@@ -34,6 +34,12 @@ What is run:
      JSON report with every document's row and the HTML report (Annotation
      Diff spooled to disk); its sizes are printed under the table.
 
+   - ``jsonl`` / ``jsonl-whole``: the same documents' entities as one JSONL
+     file for the key and one for the response (generated once under
+     ``data/jsonl``), scored read in chunks of 10,000 documents
+     (``score_shards(..., sharded=False, docs_per_chunk=10_000)``) and read
+     whole (``evaluate``); the two reports are compared byte for byte.
+
    The time is the wall time of ``score_shards`` + ``report`` (``qa``: of ``run_qa``); spans are key +
    response entities (counted when the corpus was generated). "base MB" is
    the RSS of the measuring process just before scoring (imports done).
@@ -221,6 +227,61 @@ def ensure_corpus(data: Path, n_docs: int, shard_size: int, seed: int, jobs: int
     return manifest
 
 
+def ensure_jsonl(data: Path, n_docs: int, seed: int) -> dict[str, Any]:
+    """One key and one response JSONL file of ``n_docs`` documents in ``data/jsonl`` (reused when there).
+
+    Each line: ``{"text", "spans", "meta": {"id"}}``; 15-20 words of the span
+    benchmark's vocabulary, two entities a document (one-word or two-word),
+    the response dropping 10 % and relabelling 10 % of them. Seeded.
+    """
+    folder = data / "jsonl"
+    manifest_path = folder / MANIFEST
+    want = {"docs": n_docs, "seed": seed, "generator": GENERATOR_VERSION}
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text())
+        if all(manifest.get(k) == v for k, v in want.items()) and (folder / "key.jsonl").is_file():
+            print(f"reusing {folder} ({n_docs:,} documents per JSONL file)")
+            return manifest
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"generating {n_docs:,} documents as one JSONL file each for key and response ...", flush=True)
+    t0 = time.perf_counter()
+    rng = np.random.default_rng([seed, 7])
+    words = np.array(WORDS, dtype=object)
+    n_spans = 0
+    with (folder / "key.jsonl").open("w", encoding="utf8") as kf, \
+            (folder / "response.jsonl").open("w", encoding="utf8") as rf:
+        for first in range(0, n_docs, 10_000):
+            n = min(10_000, n_docs - first)
+            lengths = rng.integers(15, 21, size=n)
+            idx = rng.integers(0, len(words), size=(n, 20))
+            pos = np.stack([rng.integers(0, 6, size=n), rng.integers(8, 13, size=n)], axis=1)
+            size = rng.integers(1, 3, size=(n, 2))
+            lab = rng.integers(0, len(LABELS), size=(n, 2))
+            fate = rng.random((n, 2))
+            for d in range(n):
+                toks = words[idx[d, :lengths[d]]].tolist()
+                starts = np.cumsum([0] + [len(t) + 1 for t in toks])
+                key_spans, resp_spans = [], []
+                for j in range(2):
+                    a, b = int(pos[d, j]), int(pos[d, j] + size[d, j])
+                    span = {"start": int(starts[a]), "end": int(starts[b] - 1), "label": LABELS[lab[d, j]]}
+                    key_spans.append(span)
+                    if fate[d, j] < 0.8:
+                        resp_spans.append(span)
+                    elif fate[d, j] < 0.9:
+                        resp_spans.append({**span, "label": LABELS[(lab[d, j] + 1) % len(LABELS)]})
+                text = " ".join(toks)
+                meta = {"id": f"doc{first + d:08d}"}
+                kf.write(json.dumps({"text": text, "spans": key_spans, "meta": meta}) + "\n")
+                rf.write(json.dumps({"text": text, "spans": resp_spans, "meta": meta}) + "\n")
+                n_spans += len(key_spans) + len(resp_spans)
+    manifest = {**want, "spans": n_spans, "bytes": sum((folder / f).stat().st_size
+                                                       for f in ("key.jsonl", "response.jsonl"))}
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"generated in {time.perf_counter() - t0:.1f} s ({manifest['bytes'] / 1e6:.0f} MB)")
+    return manifest
+
+
 # ---------------------------------------------------------------------------
 # measurement (in a child process)
 
@@ -267,6 +328,23 @@ def child(mode: str, data: Path, workers: int, result_path: Path, report_path: P
         out["cluster_seconds"] = time.perf_counter() - t0
         out["workers_before"] = {addr: list(m) for addr, m in client.run(_mem).items()}
     out["base_kb"] = _mem()[0]
+    if mode in ("jsonl", "jsonl-whole"):
+        from spacy_anno_eval.engine import evaluate
+
+        key, resp = data / "jsonl" / "key.jsonl", data / "jsonl" / "response.jsonl"
+        t0 = time.perf_counter()
+        if mode == "jsonl":
+            ev = score_shards(key, resp, sharded=False, docs_per_chunk=10_000)
+        else:
+            ev = evaluate(str(key), str(resp))
+        t1 = time.perf_counter()
+        report = ev.report(per_doc=False)
+        t2 = time.perf_counter()
+        out.update(score_seconds=t1 - t0, report_seconds=t2 - t1, seconds=t2 - t0, n_docs=report["n_docs"],
+                   current_kb=_mem()[0], peak_kb=_mem()[1])
+        write_json(report, report_path)
+        result_path.write_text(json.dumps(out))
+        return
     if mode == "qa":
         from spacy_anno_eval.qa import run_qa
 
@@ -317,7 +395,8 @@ def measure(mode: str, data: Path, workers: int) -> tuple[dict[str, Any] | None,
 
 
 def _label(mode: str, workers: int) -> str:
-    return {"inproc": "in-process", "qa": "qa (JSON+HTML)"}.get(mode, f"dask local:{workers}")
+    return {"inproc": "in-process", "qa": "qa (JSON+HTML)", "jsonl": "JSONL, chunks",
+            "jsonl-whole": "JSONL, whole"}.get(mode, f"dask local:{workers}")
 
 
 def print_table(rows: list[tuple[str, dict[str, Any]]], n_spans: int) -> None:
@@ -325,8 +404,9 @@ def print_table(rows: list[tuple[str, dict[str, Any]]], n_spans: int) -> None:
           f"{'peak RSS MB':>11s} {'base MB':>8s}")
     for name, r in rows:
         sec = r["seconds"]
-        print(f"  {name:16s} {r['n_docs']:>10,d} {n_spans:>11,d} {sec:8.2f} {r['n_docs'] / sec:>10,.0f} "
-              f"{n_spans / sec:>11,.0f} {r['peak_kb'] / 1024:>11.0f} {r['base_kb'] / 1024:>8.0f}")
+        spans = r.get("spans", n_spans)
+        print(f"  {name:16s} {r['n_docs']:>10,d} {spans:>11,d} {sec:8.2f} {r['n_docs'] / sec:>10,.0f} "
+              f"{spans / sec:>11,.0f} {r['peak_kb'] / 1024:>11.0f} {r['base_kb'] / 1024:>8.0f}")
     for name, r in rows:
         extra = f"  {name}: score_shards {r['score_seconds']:.2f} s, report {r['report_seconds']:.3f} s"
         if "qa_bytes" in r:
@@ -352,10 +432,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="processes generating shards (default: the number of cores)")
     parser.add_argument("--workers", type=int, default=2, help="Dask workers: local:N (default 2)")
-    parser.add_argument("--modes", default="inproc,dask,qa",
-                        help="comma-separated: inproc, dask, qa (default all three)")
+    parser.add_argument("--modes", default="inproc,dask,qa,jsonl,jsonl-whole",
+                        help="comma-separated: inproc, dask, qa, jsonl, jsonl-whole (default all)")
     parser.add_argument("--regenerate", action="store_true", help="generate the corpus even if it is there")
-    parser.add_argument("--child", choices=("inproc", "dask", "qa"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("inproc", "dask", "qa", "jsonl", "jsonl-whole"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     data = args.data.resolve()
     if args.child:
@@ -365,24 +445,33 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--docs and --shard-size must be >= 1")
     manifest = ensure_corpus(data, args.docs, args.shard_size, args.seed, args.jobs, args.regenerate)
     n_spans = manifest["key_spans"] + manifest["response_spans"]
-    rows, reports = [], []
-    for mode in [m.strip() for m in args.modes.split(",") if m.strip()]:
-        if mode not in ("inproc", "dask", "qa"):
+    rows, reports, jsonl_reports = [], [], []
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if any(m.startswith("jsonl") for m in modes):
+        jsonl_manifest = ensure_jsonl(data, args.docs, args.seed)
+    for mode in modes:
+        if mode not in ("inproc", "dask", "qa", "jsonl", "jsonl-whole"):
             parser.error(f"--modes: unknown mode {mode!r}")
         result, report_path = measure(mode, data, args.workers)
         if result is not None:
             rows.append((_label(mode, args.workers), result))
-            if mode != "qa":
+            if mode in ("inproc", "dask"):
                 reports.append(report_path)
+            elif mode.startswith("jsonl"):
+                result["spans"] = jsonl_manifest["spans"]
+                jsonl_reports.append(report_path)
     print(f"\n{args.docs:,} documents, {manifest['shards']} shards of {args.shard_size:,}; "
           f"{manifest['key_spans']:,} key + {manifest['response_spans']:,} response spans")
     if rows:
         print_table(rows, n_spans)
+    if len(jsonl_reports) == 2:
+        same = jsonl_reports[0].read_bytes() == jsonl_reports[1].read_bytes()
+        print(f"\n  JSONL report, chunks of 10,000 vs the whole file, identical: {same}")
     if len(reports) == 2:
         same = reports[0].read_bytes() == reports[1].read_bytes()
         print(f"\n  report(per_doc=False) JSON, in-process vs Dask, identical: {same}")
-    elif rows:
-        print("\n  identical: (only one mode ran)")
+    elif len(reports) == 1:
+        print("\n  in-process vs Dask identical: (only one of the two ran)")
 
 
 if __name__ == "__main__":
