@@ -181,7 +181,8 @@ class Corpus:
 
     def window(self, a: int, b: int) -> Corpus:
         """Documents ``a`` to ``b - 1`` as a corpus of their own (document indices from 0; texts not built)."""
-        a, b = max(0, a), min(len(self), b)
+        b = min(len(self), b)
+        a = min(max(0, a), b)
         sets = {name: _table_window(table, a, b) for name, table in self.sets.items()}
         fingerprints = None if self.text_fingerprints is None else self.text_fingerprints[a:b]
         lengths = None if self.text_lengths is None else self.text_lengths[a:b]

@@ -82,7 +82,7 @@ class ClassificationCounts:
     type: str
     feature: str
     pairs: Counter = field(default_factory=Counter)         # (typed key, typed response) -> count; None: no value
-    display: dict[Any, str] = field(default_factory=dict)   # typed value -> its printed form
+    display: dict[Any, str] = field(default_factory=dict)   # typed value -> its first printed form
     type_seen: bool = False
     feature_seen: bool = False
     labels: set[str] = field(default_factory=set)
@@ -93,7 +93,7 @@ class ClassificationCounts:
             raise ValueError(f"cannot merge the classification of {self.type}:{self.feature} with "
                              f"{other.type}:{other.feature}")
         return ClassificationCounts(self.type, self.feature, self.pairs + other.pairs,
-                                    {**self.display, **other.display}, self.type_seen or other.type_seen,
+                                    {**other.display, **self.display}, self.type_seen or other.type_seen,
                                     self.feature_seen or other.feature_seen, self.labels | other.labels)
 
     def table(self) -> dict[str, Any]:
@@ -144,6 +144,7 @@ def classification_counts(evaluation: Any, type: str, feature: str) -> Classific
         raise ValueError("this evaluation keeps no pairs (it was merged from shards); compute the classification "
                          "counts of each shard's evaluation and merge them")
     out = ClassificationCounts(type, feature, labels=set(al.labels))
+    out.feature_seen = feature != LABEL and _has_feature(al, feature)  # any type's annotations, as in the table
     if type not in al.labels:
         return out
     out.type_seen = True
@@ -155,7 +156,6 @@ def classification_counts(evaluation: Any, type: str, feature: str) -> Classific
         names = np.asarray(al.labels, dtype=object)
         key_vals, resp_vals = names[klab[sel]].tolist(), names[rlab[sel]].tolist()
     else:
-        out.feature_seen = _has_feature(al, feature)
         key_vals = _values(al.key.features, al.key_row[sel], feature)
         resp_vals = _values(al.response.features, al.response_row[sel], feature)
     typed_k = [_typed_or_none(v, out.display) for v in key_vals]

@@ -750,7 +750,7 @@ def benchmark(
                                  types=_split(types), features=_split(features), measures=_split(measures),
                                  beta=beta, max_drop=max_drop, gate=_split(gate), n_samples=n_samples,
                                  confidence=confidence, seed=seed, pairing=pairing)
-        with _dask_client(dask) as client:
+        with _dask_client(dask if mode in ("default", "verbose") else None) as client:  # the only samples
             result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
                                    predictions=predictions, predictions_format=predictions_format, force=force,
                                    verbose=verbose, quiet=quiet, client=client)

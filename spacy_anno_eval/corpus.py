@@ -285,7 +285,8 @@ class Evaluation:
     @classmethod
     def concat(cls, evaluations: Sequence[Evaluation]) -> Evaluation:
         """The evaluation of all the corpora together, documents in the given order, in one pass (no
-        intermediate copies: linear in the number of documents)."""
+        intermediate copies: linear in the number of documents); the settings are those of the first
+        evaluation with documents."""
         evaluations = list(evaluations)
         if not evaluations:
             raise ValueError("concat needs at least one evaluation")
@@ -296,8 +297,9 @@ class Evaluation:
         for ev in evaluations:
             by_type[[index[n] for n in ev.labels]] += ev.by_type
             doc_ids.extend(ev.doc_ids)
+        settings = next((ev.settings for ev in evaluations if ev.doc_ids), evaluations[0].settings)
         return cls(labels, doc_ids, by_type, np.concatenate([ev.by_doc for ev in evaluations]), None,
-                   dict(evaluations[0].settings), None)
+                   dict(settings), None)
 
     @property
     def total(self) -> np.ndarray:
@@ -360,7 +362,8 @@ class Evaluation:
 class PerDocRows(Sequence[dict[str, Any]]):
     """The per-document rows of a report (id, counts, strict/lenient/average P/R/F), built from the counts
     when read: a slice builds only its rows, iteration builds them a chunk at a time. The rows equal those
-    of :meth:`Evaluation.report`."""
+    of :meth:`Evaluation.report` (and compare equal to that list); :func:`write_json` writes them, and
+    ``list(rows)`` makes the list (for ``json.dumps``)."""
 
     CHUNK = 10_000
 
@@ -395,6 +398,13 @@ class PerDocRows(Sequence[dict[str, Any]]):
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for a in range(0, len(self), self.CHUNK):
             yield from self.rows(a, min(a + self.CHUNK, len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, PerDocRows)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def write_json(data: Any, path: str | os.PathLike) -> Path:

@@ -118,12 +118,16 @@ class _Parts:
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
         from .engine import load
+        from .io import read_corpus
         from .progress import progress_bar
 
         offset = 0
         with progress_bar(total=len(self.units), desc="shards", unit="shard", enabled=self.progress) as bar:
             for unit in self.units:
-                if isinstance(unit, str) or not hasattr(unit, "fmt"):
+                if isinstance(unit, str) and len(self.units) > 1:  # one shard of many may be empty
+                    part = read_corpus(unit, self.fmt, selectors=self.selectors, features=self.features,
+                                       allow_empty=True)
+                elif isinstance(unit, str) or not hasattr(unit, "fmt"):
                     part = load(unit, self.selectors, self.fmt, self.features)
                 else:
                     from .io.chunks import read_chunk
@@ -135,9 +139,12 @@ class _Parts:
                 if offset or not isinstance(unit, str):
                     part.doc_ids = part.ids_from(offset)
                 self.ids.extend(part.doc_ids)
-                yield offset, part
+                if len(part):  # a chunk of Prodigy reject/ignore lines only has no documents
+                    yield offset, part
                 offset += len(part)
                 bar.update(1, docs=len(part))
+        if not offset:
+            raise AnnoEvalInputError(f"{self.units[0]}: no documents in any shard")
 
     def final_ids(self) -> list[str] | None:
         """Every document's id as the whole corpus gives it, when a chunked CoNLL file's comment ids turn out

@@ -19,6 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .corpus import Evaluation
 from .report.html import MAX_DIFF_DOCS, MAX_DOC_ROWS
 
@@ -33,12 +35,17 @@ class QAShard:
     classification: Any = None    # ClassificationCounts
 
 
-def collect_qa(evaluation: Evaluation, *, max_docs: int | None, classify: tuple[str, str] | None) -> QAShard:
-    """A shard's Annotation Diff documents (at most ``max_docs``; ``0``: no Diff) and classification counts."""
+def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
+               classify: tuple[str, str] | None) -> QAShard:
+    """A shard's Annotation Diff documents (at most ``max_docs``; ``0``: no Diff) and classification counts
+    (``evaluation`` ``None``: a shard without documents)."""
     from .report.html import diff_documents
 
+    if evaluation is None:
+        return QAShard(0, [], 0, None)
+
     documents: list[Any] = []
-    n_with_pairs = 0
+    n_with_pairs = len(np.unique(evaluation.alignment.doc)) if evaluation.alignment is not None else 0
     if max_docs != 0:
         documents, n_with_pairs = diff_documents(evaluation, evaluation.report(lazy=True)["per_doc"], max_docs)
     counts = None
@@ -58,7 +65,8 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
     """Score ``response`` against ``key`` shard by shard and write the reports of ``paths``
     (``{"json"|"md"|"html": file}``); return the report, the classification table (``classify`` =
     ``(type, feature)``; see :mod:`spacy_anno_eval.classification`) and the written files. ``settings``
-    go to :func:`~spacy_anno_eval.engine.evaluate`. ``max_diff_docs``: documents shown in the HTML
+    go to :func:`~spacy_anno_eval.engine.evaluate`; the report's ``per_doc`` is a
+    :class:`~spacy_anno_eval.corpus.PerDocRows` (rows built when read). ``max_diff_docs``: documents shown in the HTML
     Annotation Diff (``None``: all); ``max_doc_rows``: rows of the HTML and
     Markdown document tables (the JSON holds every document). ``sharded``: ``key`` and ``response`` are folders or
     globs of shard files (:func:`~spacy_anno_eval.stream.shard_paths`), else one corpus each."""
@@ -87,12 +95,14 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
                             docs_per_chunk=docs_per_chunk, sharded=sharded, progress=progress, **settings)
         classification = merged[0].table() if merged else None
         report = ev.report(lazy=True)  # per-document rows built when written, a chunk at a time
-        others = {fmt: p for fmt, p in paths.items() if fmt != "html"}
-        written = write_reports(ev, paths=others, measures=measures, classification=classification,
-                                report=report, max_doc_rows=max_doc_rows) if others else {}
-        if diff is not None:
+        written: dict[str, Path] = {}
+        if diff is not None:  # first: a failure leaves every earlier report as it was
             written["html"] = diff.write(report, ev.doc_ids, classification=classification,
                                          max_doc_rows=max_doc_rows)
+        others = {fmt: p for fmt, p in paths.items() if fmt != "html"}
+        if others:
+            written.update(write_reports(ev, paths=others, measures=measures, classification=classification,
+                                         report=report, max_doc_rows=max_doc_rows))
     except BaseException:
         if diff is not None:
             diff.discard()

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import glob as globlib
 import os
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import groupby, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
@@ -118,7 +119,7 @@ class ShardResult:
 def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
     """The key and response corpora of a pair of units, and the ids the key's file gives its documents
     (``None`` per document whose id is its position; ``None`` when the reader does not say)."""
-    from .engine import load
+    from .io import read_corpus
 
     key, response = pair
     key_set = options.get("key_set", "ents")
@@ -128,7 +129,8 @@ def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, A
 
     def read(unit: Unit, selectors: list[str]) -> tuple[Any, list[str | None] | None]:
         if isinstance(unit, str):
-            corpus = load(unit, selectors, options.get("fmt", "auto"), features, **reader_options)
+            corpus = read_corpus(unit, options.get("fmt", "auto"), selectors=selectors, features=features,
+                                 allow_empty=True, **reader_options)
             return corpus, corpus.given_ids
         from .io.chunks import read_chunk
 
@@ -148,11 +150,60 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
     from .engine import evaluate
 
     key, response, found = _read_pair(pair, options)
-    ev = evaluate(key, response, **options)
+    chunked = not isinstance(pair[0], str)
+    if not len(key) and not len(response):   # an empty shard, or a chunk of Prodigy reject/ignore lines only
+        return ShardResult(_empty(options), [], collect(None) if collect is not None else None)
+    try:
+        ev = evaluate(key, response, **options)
+    except AnnoEvalInputError as err:
+        if not chunked:
+            raise
+        raise AnnoEvalInputError(
+            f"chunk {pair[0].index + 1} of {pair[0].path} (from line {pair[0].first_line}) and of {pair[1].path} "
+            f"(from line {pair[1].first_line}): {err}. Chunks are cut every --chunk-docs documents on both "
+            f"sides, Prodigy reject/ignore lines included: both files need the same documents in the same "
+            f"order, or score without --chunk-docs") from err
     extras = collect(ev) if collect is not None else None
     if not keep_pairs:
         ev.alignment, ev.texts = None, None
     return ShardResult(ev, found, extras)
+
+
+def _empty(options: dict[str, Any]) -> Evaluation:
+    """The evaluation of no documents (an empty shard, or a chunk whose lines were all left out)."""
+    import numpy as np
+
+    from .corpus import N_FIELDS
+
+    zeros = np.zeros((0, N_FIELDS), dtype=np.int64)
+    return Evaluation([], [], zeros, zeros.copy(), None, {})
+
+
+def _ordered_results(client: Any, task: Any, pairs: Sequence[tuple[Unit, Unit]], options: dict[str, Any],
+                     keep_pairs: bool, collect: Any, retries: int) -> Iterator[ShardResult]:
+    """The shards' results in shard order, with at most two tasks per worker thread submitted and not yet
+    taken (a finished result waits on its worker until taken, so this bounds what the cluster holds);
+    each future is released once taken, and the rest are cancelled if one fails."""
+    ahead = max(2, 2 * sum(client.nthreads().values()))
+    queue: deque[Any] = deque()
+    todo = iter(pairs)
+
+    def submit(n: int) -> None:
+        for pair in islice(todo, n):
+            queue.append(client.submit(task, pair, options=options, keep_pairs=keep_pairs, collect=collect,
+                                       pure=False, retries=retries))
+
+    submit(ahead)
+    try:
+        while queue:
+            future = queue.popleft()
+            result = future.result()
+            future.release()
+            submit(1)
+            yield result
+    finally:
+        if queue:
+            client.cancel(list(queue))
 
 
 def _merge(pairs: Sequence[tuple[Unit, Unit]], results: Sequence[ShardResult]) -> Evaluation:
@@ -160,6 +211,8 @@ def _merge(pairs: Sequence[tuple[Unit, Unit]], results: Sequence[ShardResult]) -
     file's own id, else its position in the stream (chunks of a CoNLL file: its comment ids only when the
     whole file has unique ones, as :func:`spacy_anno_eval.io.chunks.global_doc_ids` decides)."""
     evaluations = [r.evaluation for r in results]
+    if not any(ev.doc_ids for ev in evaluations):
+        raise AnnoEvalInputError(f"{_file_of(pairs[0][0])}: no documents in any shard")
     merged = evaluations[0] if len(evaluations) == 1 else Evaluation.concat(evaluations)
     ids: list[str] = []
     for path, grouped in groupby(zip(pairs, results, strict=True), key=lambda x: _file_of(x[0][0])):
@@ -198,7 +251,11 @@ def open_client(scheduler: str) -> tuple[Any, Any]:
         if n < 1:
             raise AnnoEvalInputError(f"--dask {scheduler!r}: write local:N with N >= 1 workers")
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-        return Client(cluster), cluster
+        try:
+            return Client(cluster), cluster
+        except BaseException:
+            cluster.close()
+            raise
     return Client(scheduler), None
 
 
@@ -227,7 +284,8 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
                 docs_per_chunk: int | None = None, sharded: bool = True,
                 **options: Any) -> tuple[Evaluation, list[Any]]:
     """:func:`score_shards`, and ``collect(evaluation)`` of every shard, run where the shard is scored
-    while its pairs are still there (a picklable function; with Dask, on the worker).
+    while its pairs are still there (a picklable function; with Dask, on the worker; ``collect(None)`` for
+    a chunk whose lines were all left out, such as Prodigy reject/ignore lines).
 
     ``consume``: called with each shard's ``collect`` result in shard order as
     soon as it is there (then not kept); without it the results are returned,
@@ -256,11 +314,8 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
             if client is None:
                 client, own = open_client(scheduler)
             try:
-                futures = client.map(task, pairs, options=options, keep_pairs=keep_pairs, collect=collect,
-                                     pure=False, retries=retries)
-                for future in futures:  # in shard order, each released once taken
-                    take(future.result())
-                    future.release()
+                for result in _ordered_results(client, task, pairs, options, keep_pairs, collect, retries):
+                    take(result)
                     bar.update(1, docs=len(results[-1].evaluation.doc_ids))
             finally:
                 if own is not None:

@@ -77,13 +77,18 @@ def _check_corpus(marked: Corpus, chash: str, what: str, bench: BenchmarkDir) ->
             f"this clean/ folder, or pick another baseline with --name")
 
 
+def _check_baseline(marked: Corpus, baseline: Baseline, bench: BenchmarkDir) -> None:
+    """Raise when ``baseline`` was made from other texts than those of ``marked/``."""
+    _check_corpus(marked, baseline.manifest.get("corpus_hash", ""), f"baseline {baseline.name!r}", bench)
+
+
 def score_baseline(bench: BenchmarkDir, baseline: Baseline, settings: BenchmarkSettings,
                    marked: Corpus | None = None) -> Evaluation:
     """Marked vs stored: the evaluation of ``baseline`` against ``marked/``."""
     from ..engine import load
 
     marked = marked if marked is not None else load_marked(bench, settings)
-    _check_corpus(marked, baseline.manifest.get("corpus_hash", ""), f"baseline {baseline.name!r}", bench)
+    _check_baseline(marked, baseline, bench)
     response = load(str(baseline.data), [settings.response_set], baseline.format, settings.features)
     return _evaluate(marked, response, settings)
 
@@ -238,7 +243,7 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
     marked = load_marked(bench, settings)
     if mode == "marked-vs-stored":
         baseline = get_baseline(bench, name)
-        _check_corpus(marked, baseline.manifest.get("corpus_hash", ""), f"baseline {baseline.name!r}", bench)
+        _check_baseline(marked, baseline, bench)
         return _single(mode, "stored", baseline.name, baseline.manifest, bench, marked,
                        (baseline.data, baseline.format), settings, verbose, quiet)
     if mode == "marked-vs-current":
@@ -250,13 +255,13 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
     if against is not None:
         new_baseline = get_baseline(bench, against)
         old_baseline = get_baseline(bench, name, exclude=[new_baseline.name])
-        _check_corpus(marked, new_baseline.manifest.get("corpus_hash", ""), f"baseline {new_baseline.name!r}",
-                      bench)
+        for baseline in (old_baseline, new_baseline):
+            _check_baseline(marked, baseline, bench)
         return _compare(mode, bench, marked, old_baseline, (new_baseline.name, new_baseline.manifest,
                                                              new_baseline.data, new_baseline.format),
                         settings, verbose, quiet, client)
     old_baseline = get_baseline(bench, name)
-    _check_corpus(marked, old_baseline.manifest.get("corpus_hash", ""), f"baseline {old_baseline.name!r}", bench)
+    _check_baseline(marked, old_baseline, bench)
     with current_docs(bench, pipeline(), marked, model=model, quiet=quiet, batch_size=batch_size) as (folder, info):
         return _compare(mode, bench, marked, old_baseline, ("current", info, folder, "docbin"), settings, verbose,
                         quiet, client)

@@ -114,19 +114,20 @@ def detect_format(path: str | os.PathLike) -> str:
 
 
 def read_corpus(path: str | os.PathLike, format: str = "auto", *, selectors: Sequence[str] = ("ents",),
-                features: Sequence[str] | None = None, **options: Any) -> Corpus:
+                features: Sequence[str] | None = None, allow_empty: bool = False, **options: Any) -> Corpus:
     """Read ``path`` into a :class:`Corpus` holding the annotation sets ``selectors``.
 
     ``format="auto"`` picks the reader by suffix (:func:`detect_format`);
     ``options`` go to the reader (for CoNLL: ``scheme``, ``strict``, ...).
-    Raise :class:`AnnoEvalInputError` for a missing file or an empty corpus.
+    Raise :class:`AnnoEvalInputError` for a missing file or, unless
+    ``allow_empty`` (one shard of many may be empty), an empty corpus.
     """
     p = Path(path)
     if not p.exists():
         raise AnnoEvalInputError(f"{p}: no such file or folder")
     name = detect_format(p) if format == "auto" else format
     corpus = get_reader(name)(p, selectors=tuple(selectors), features=features, **options)
-    if not len(corpus):
+    if not len(corpus) and not allow_empty:
         raise AnnoEvalInputError(f"{p}: the corpus has no documents (read as {name})")
     return corpus
 
