@@ -85,6 +85,7 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
         nonlocal offset
         if diff is not None:
             diff.add([replace(d, index=d.index + offset) for d in shard.documents], shard.n_with_pairs)
+            collect.keywords["max_docs"] = diff.room()  # shards still to come build only what is shown
         if shard.classification is not None:
             merged[:] = [shard.classification if not merged else merged[0].merge(shard.classification)]
         offset += shard.n_docs
