@@ -254,7 +254,7 @@ class Evaluation:
         al = self.alignment
         stop = len(al.doc)
         if max_docs is not None:
-            docs = np.unique(al.doc)
+            docs = self.docs_with_pairs()
             if len(docs) > max_docs:
                 stop = int(np.searchsorted(al.doc, docs[max_docs]))
         rows = []
@@ -264,6 +264,11 @@ class Evaluation:
             rows.append({"doc": doc, "doc_id": self.doc_ids[doc], "status": STATUS_NAMES[status],
                          "key": side(al.key, k, doc), "response": side(al.response, r, doc)})
         return rows
+
+    def docs_with_pairs(self) -> np.ndarray:
+        """The indices of the documents that have pairs (a key or a response annotation), sorted; none when
+        the evaluation keeps no pairs."""
+        return np.unique(self.alignment.doc) if self.alignment is not None else np.zeros(0, dtype=np.int64)
 
     def annotation(self, table: SpanTable, row: int, doc: int) -> dict[str, Any] | None:
         """Row ``row`` of ``table`` (the alignment's key or response) as ``{"start", "end", "label"}``, with

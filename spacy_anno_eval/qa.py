@@ -19,8 +19,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .corpus import Evaluation
 from .report.html import MAX_DIFF_DOCS, MAX_DOC_ROWS
 
@@ -44,9 +42,9 @@ def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
     if evaluation is None:
         return QAShard(0, [], 0, None)
 
-    documents: list[Any] = []
-    n_with_pairs = len(np.unique(evaluation.alignment.doc)) if evaluation.alignment is not None else 0
-    if max_docs != 0:
+    if max_docs == 0:
+        documents, n_with_pairs = [], len(evaluation.docs_with_pairs())
+    else:
         documents, n_with_pairs = diff_documents(evaluation, evaluation.report(lazy=True)["per_doc"], max_docs)
     counts = None
     if classify is not None:

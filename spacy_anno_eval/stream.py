@@ -152,7 +152,7 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
     key, response, found = _read_pair(pair, options)
     chunked = not isinstance(pair[0], str)
     if not len(key) and not len(response):   # an empty shard, or a chunk of Prodigy reject/ignore lines only
-        return ShardResult(_empty(options), [], collect(None) if collect is not None else None)
+        return ShardResult(_empty(), [], collect(None) if collect is not None else None)
     try:
         ev = evaluate(key, response, **options)
     except AnnoEvalInputError as err:
@@ -169,7 +169,7 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
     return ShardResult(ev, found, extras)
 
 
-def _empty(options: dict[str, Any]) -> Evaluation:
+def _empty() -> Evaluation:
     """The evaluation of no documents (an empty shard, or a chunk whose lines were all left out)."""
     import numpy as np
 

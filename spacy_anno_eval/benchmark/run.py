@@ -68,6 +68,13 @@ def _evaluate(marked: Corpus, response: Corpus, settings: BenchmarkSettings) -> 
                     pairing=settings.pairing)
 
 
+def _score_data(marked: Corpus, data: str | os.PathLike, fmt: str, settings: BenchmarkSettings) -> Evaluation:
+    """A version's stored annotations (a folder or file in ``fmt``) read whole and scored against ``marked``."""
+    from ..engine import load
+
+    return _evaluate(marked, load(str(data), [settings.response_set], fmt, settings.features), settings)
+
+
 def _check_corpus(marked: Corpus, chash: str, what: str, bench: BenchmarkDir) -> None:
     mine = corpus_hash(marked.texts)
     if chash != mine:
@@ -85,24 +92,18 @@ def _check_baseline(marked: Corpus, baseline: Baseline, bench: BenchmarkDir) -> 
 def score_baseline(bench: BenchmarkDir, baseline: Baseline, settings: BenchmarkSettings,
                    marked: Corpus | None = None) -> Evaluation:
     """Marked vs stored: the evaluation of ``baseline`` against ``marked/``."""
-    from ..engine import load
-
     marked = marked if marked is not None else load_marked(bench, settings)
     _check_baseline(marked, baseline, bench)
-    response = load(str(baseline.data), [settings.response_set], baseline.format, settings.features)
-    return _evaluate(marked, response, settings)
+    return _score_data(marked, baseline.data, baseline.format, settings)
 
 
 def score_current(bench: BenchmarkDir, nlp: Any, settings: BenchmarkSettings, marked: Corpus | None = None,
                   *, model: str | os.PathLike | None = None, quiet: bool = False,
                   batch_size: int = 256) -> tuple[Evaluation, dict[str, Any]]:
     """Marked vs current: run ``nlp`` on ``clean/`` into a temporary folder, score it, remove the folder."""
-    from ..engine import load
-
     marked = marked if marked is not None else load_marked(bench, settings)
     with current_docs(bench, nlp, marked, model=model, quiet=quiet, batch_size=batch_size) as (folder, info):
-        response = load(str(folder), [settings.response_set], "docbin", settings.features)
-        return _evaluate(marked, response, settings), info
+        return _score_data(marked, folder, "docbin", settings), info
 
 
 @contextmanager
@@ -118,8 +119,8 @@ def current_docs(bench: BenchmarkDir, nlp: Any, marked: Corpus, *, model: str | 
         yield folder, {"name": "current", **model_info(nlp, model), "n_docs": n_docs, "n_entities": n_ents}
 
 
-def _score_versions(bench: BenchmarkDir, marked: Corpus, versions: list[tuple[Path, str]],
-                    settings: BenchmarkSettings, verbose: bool, quiet: bool) -> Any:
+def _score_versions(marked: Corpus, versions: list[tuple[Path, str]], settings: BenchmarkSettings,
+                    verbose: bool, quiet: bool) -> Any:
     """Score the versions window by window (:mod:`.windows`); ``None`` when they do not split alike."""
     from .windows import score_windows
 
@@ -139,12 +140,9 @@ def _scored(name: str, info: dict[str, Any], evaluation: Evaluation, settings: B
 def _single(mode: str, scope: str, name: str, info: dict[str, Any], bench: BenchmarkDir, marked: Corpus,
             version: tuple[Path, str], settings: BenchmarkSettings, verbose: bool, quiet: bool) -> BenchmarkResult:
     """A marked-vs-* mode: one version against ``marked/``, window by window when it splits so."""
-    from ..engine import load
-
-    scored = _score_versions(bench, marked, [version], settings, verbose, quiet)
+    scored = _score_versions(marked, [version], settings, verbose, quiet)
     if scored is None:
-        ev = _evaluate(marked, load(str(version[0]), [settings.response_set], version[1], settings.features),
-                       settings)
+        ev = _score_data(marked, *version, settings)
         return BenchmarkResult({"mode": mode, "settings": settings.to_dict(),
                                 scope: _scored(name, info, ev, settings, verbose)}, evaluations={scope: ev})
     (v,), _ = scored
@@ -157,15 +155,11 @@ def _compare(mode: str, bench: BenchmarkDir, marked: Corpus, old: Baseline,
              new: tuple[str, dict[str, Any], Path, str], settings: BenchmarkSettings, verbose: bool,
              quiet: bool, client: Any = None) -> BenchmarkResult:
     """The default / verbose mode: ``old`` (a stored baseline) and the new version, against ``marked/``."""
-    from ..engine import load
-
     new_name, new_info, new_data, new_fmt = new
-    scored = _score_versions(bench, marked, [(old.data, old.format), (new_data, new_fmt)], settings, verbose, quiet)
+    scored = _score_versions(marked, [(old.data, old.format), (new_data, new_fmt)], settings, verbose, quiet)
     if scored is None:
-        old_ev = _evaluate(marked, load(str(old.data), [settings.response_set], old.format, settings.features),
-                           settings)
-        new_ev = _evaluate(marked, load(str(new_data), [settings.response_set], new_fmt, settings.features),
-                           settings)
+        old_ev = _score_data(marked, old.data, old.format, settings)
+        new_ev = _score_data(marked, new_data, new_fmt, settings)
         comparison = compare_evaluations(old_ev, new_ev, settings, old_name=old.name, new_name=new_name,
                                          client=client)
         rows_old = rows_new = None

@@ -25,7 +25,7 @@ caller scores the whole corpus at once.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +106,6 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
     docstring).
     """
     from ..progress import progress_bar
-    from ..report.html import diff_documents
     from .compare import annotation_changes, doc_type_counts
     from .run import _evaluate
 
@@ -116,14 +115,14 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
     k = len(versions)
     evaluations: list[list[Evaluation]] = [[] for _ in range(k)]
     counts: list[list[tuple[list[str], np.ndarray]]] = [[] for _ in range(k)]
-    scores = [VersionScore(None, np.zeros(0), []) for _ in range(k)]  # type: ignore[arg-type]
+    kept = [_Kept() for _ in range(k)]
     changes: list[dict[str, Any]] = []
     try:
         with progress_bar(len(marked), "scoring", "doc", enabled=progress) as bar:
             for a, key, responses in windows:
                 window_evs = [_evaluate(key, r, settings) for r in responses]
                 for v, ev in enumerate(window_evs):
-                    _keep(scores[v], ev, a, max_diff_docs, verbose, diff_documents)
+                    kept[v].add(ev, a, max_diff_docs, verbose)
                     counts[v].append((list(ev.labels), doc_type_counts(ev, list(ev.labels))))
                 if k == 2:
                     changes.extend(_shifted(row, a) for row in annotation_changes(*window_evs))
@@ -133,30 +132,33 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
                 bar.update(len(key))
     except _NotAligned:
         return None
-    for v in range(k):
-        merged = Evaluation.concat(evaluations[v]) if len(evaluations[v]) > 1 else evaluations[v][0]
-        scores[v].evaluation = merged
-    labels = sorted({name for s in scores for name in s.evaluation.labels})
-    for v in range(k):
-        scores[v].labels = labels
-        scores[v].doc_type_counts = _stack(counts[v], labels)
+    merged = [Evaluation.concat(evs) if len(evs) > 1 else evs[0] for evs in evaluations]
+    labels = sorted({name for ev in merged for name in ev.labels})
+    scores = [VersionScore(ev, _stack(c, labels), labels, kp.diff, kp.n_with_pairs, kp.not_correct)
+              for ev, c, kp in zip(merged, counts, kept, strict=True)]
     return scores, changes
 
 
-def _keep(score: VersionScore, ev: Evaluation, a: int, max_diff_docs: int | None, verbose: bool,
-          diff_documents: Any) -> None:
-    """A window's Diff documents (while there is room) and, verbose, its pairs that are not correct."""
-    room = None if max_diff_docs is None else max(max_diff_docs - len(score.diff), 0)
-    per_doc = ev.report(lazy=True)["per_doc"] if room != 0 else []
-    docs, n = diff_documents(ev, per_doc, room, offset=a) if room != 0 else ([], _n_with_pairs(ev))
-    score.diff.extend(docs)
-    score.n_with_pairs += n
-    if verbose:
-        score.not_correct.extend(_shifted(row, a) for row in ev.diff_rows() if row["status"] != "correct")
+@dataclass
+class _Kept:
+    """What a version keeps of its windows for the reports: the first Diff documents, and (verbose) the
+    pairs that are not correct."""
 
+    diff: list[Any] = field(default_factory=list)
+    n_with_pairs: int = 0
+    not_correct: list[dict[str, Any]] = field(default_factory=list)
 
-def _n_with_pairs(ev: Evaluation) -> int:
-    return len(np.unique(ev.alignment.doc)) if ev.alignment is not None else 0
+    def add(self, ev: Evaluation, a: int, max_diff_docs: int | None, verbose: bool) -> None:
+        """Window ``ev``, whose first document is document ``a``: its Diff documents while there is room
+        (as a QA shard gives them, :func:`~spacy_anno_eval.qa.collect_qa`)."""
+        from ..qa import collect_qa
+
+        room = None if max_diff_docs is None else max(max_diff_docs - len(self.diff), 0)
+        shard = collect_qa(ev, max_docs=room, classify=None)
+        self.diff.extend(replace(d, index=d.index + a) for d in shard.documents)
+        self.n_with_pairs += shard.n_with_pairs
+        if verbose:
+            self.not_correct.extend(_shifted(row, a) for row in ev.diff_rows() if row["status"] != "correct")
 
 
 def _shifted(row: dict[str, Any], a: int) -> dict[str, Any]:

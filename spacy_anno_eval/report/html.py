@@ -35,8 +35,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, pct
 
 MAX_DIFF_DOCS = 100
@@ -286,7 +284,7 @@ def diff_documents(evaluation: Any, per_doc: Sequence[dict[str, Any]], max_docs:
     for row in evaluation.diff_rows(max_docs):
         by_doc.setdefault(row["doc"], []).append(row)
     shown = list(by_doc)
-    n_with_pairs = len(np.unique(evaluation.alignment.doc))
+    n_with_pairs = len(evaluation.docs_with_pairs())
     texts = evaluation.texts
     entries = per_doc[:shown[-1] + 1] if shown else []  # one slice: a lazy report builds only these rows
     out = []
