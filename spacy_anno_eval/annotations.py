@@ -162,14 +162,6 @@ class Corpus:
     #: the id each document's file gives it, ``None`` where its id is its position (``None``: not known)
     given_ids: list[str | None] | None = None
 
-    def ids_from(self, offset: int) -> list[str]:
-        """The documents' ids when this corpus is a part of a larger one starting at document ``offset``:
-        the ids the files give, positions counted from ``offset`` for the others (as reading the whole
-        would number them). Without :attr:`given_ids`, the ids as they are."""
-        if self.given_ids is None:
-            return list(self.doc_ids)
-        return [str(offset + k) if g is None else g for k, g in enumerate(self.given_ids)]
-
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
         if self.text_lengths is not None:

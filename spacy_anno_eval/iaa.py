@@ -91,8 +91,8 @@ class _Parts:
     ``offset`` is the number of documents before the part. A reader names a
     document without an id by its position in its file (``"0"``, ``"1"``...);
     in a later part such positional ids are renumbered from ``offset``
-    (:meth:`Corpus.ids_from <spacy_anno_eval.annotations.Corpus.ids_from>`),
-    so every document has the id the whole corpus gives it. A CoNLL file's
+    (:class:`~spacy_anno_eval.stream.StreamIds`), so every document has the
+    id the whole corpus gives it. A CoNLL file's
     comment ids hold only when every document of the whole file has a unique
     one, which a chunk cannot know: :meth:`final_ids` gives the corrected ids
     once every part has been read (``None`` when nothing changes).
@@ -113,32 +113,25 @@ class _Parts:
             raise AnnoEvalInputError(f"shards: the corpus must be a folder of shard files, a glob pattern or a file, "
                                      f"got a {type(corpus).__name__}; pass a path, or leave shards off for a "
                                      f"corpus in memory")
-        self.ids: list[str] = []
-        self._conll: dict[str, tuple[int, list[str | None]]] = {}   # chunked CoNLL file: first doc, found ids
+        from .stream import StreamIds
+
+        self.ids = StreamIds()
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
         from .engine import load
-        from .io import read_corpus
         from .progress import progress_bar
+        from .stream import read_unit
 
         offset = 0
         with progress_bar(total=len(self.units), desc="shards", unit="shard", enabled=self.progress) as bar:
             for unit in self.units:
-                if isinstance(unit, str) and len(self.units) > 1:  # one shard of many may be empty
-                    part = read_corpus(unit, self.fmt, selectors=self.selectors, features=self.features,
-                                       allow_empty=True)
-                elif isinstance(unit, str) or not hasattr(unit, "fmt"):
+                if isinstance(unit, str) or hasattr(unit, "fmt"):  # a path or a chunk; one of many may be empty
+                    part, found = read_unit(unit, self.selectors, self.fmt, self.features,
+                                            allow_empty=len(self.units) > 1)
+                else:  # a Corpus or Docs in memory
                     part = load(unit, self.selectors, self.fmt, self.features)
-                else:
-                    from .io.chunks import read_chunk
-
-                    part, found = read_chunk(unit, selectors=self.selectors, features=self.features)
-                    if unit.fmt == "conll":
-                        first, seen = self._conll.setdefault(unit.path, (offset, []))
-                        seen.extend(found)
-                if offset or not isinstance(unit, str):
-                    part.doc_ids = part.ids_from(offset)
-                self.ids.extend(part.doc_ids)
+                    found = part.given_ids
+                part.doc_ids = self.ids.add(unit, found, part.doc_ids)
                 if len(part):  # a chunk of Prodigy reject/ignore lines only has no documents
                     yield offset, part
                 offset += len(part)
@@ -149,13 +142,8 @@ class _Parts:
     def final_ids(self) -> list[str] | None:
         """Every document's id as the whole corpus gives it, when a chunked CoNLL file's comment ids turn out
         not to hold for the whole file; ``None`` when the ids given so far stand."""
-        from .io.chunks import global_doc_ids
-
-        ids = list(self.ids)
-        for path, (first, found) in self._conll.items():
-            if global_doc_ids([found], "conll", path) != found:
-                ids[first:first + len(found)] = [str(first + k) for k in range(len(found))]
-        return None if ids == self.ids else ids
+        ids = self.ids.final()
+        return None if ids == self.ids.ids else ids
 
 
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,

@@ -29,7 +29,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby, islice
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
@@ -116,31 +116,70 @@ class ShardResult:
     extras: Any = None
 
 
-def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
-    """The key and response corpora of a pair of units, and the ids the key's file gives its documents
-    (``None`` per document whose id is its position; ``None`` when the reader does not say)."""
-    from .io import read_corpus
+def read_unit(unit: Unit, selectors: Sequence[str], fmt: str = "auto", features: Sequence[str] | None = None,
+              reader_options: dict[str, Any] | None = None,
+              allow_empty: bool = True) -> tuple[Any, list[str | None] | None]:
+    """A unit (a shard file's path or a chunk) read into a :class:`~spacy_anno_eval.annotations.Corpus`,
+    and the ids its file gives its documents (``None`` per document whose id is its position; ``None``
+    when the reader does not say). ``allow_empty``: a unit without documents is no error."""
+    if isinstance(unit, str):
+        from .io import read_corpus
 
+        corpus = read_corpus(unit, fmt, selectors=selectors, features=features, allow_empty=allow_empty,
+                             **(reader_options or {}))
+        return corpus, corpus.given_ids
+    from .io.chunks import read_chunk
+
+    return read_chunk(unit, selectors=selectors, features=features, **(reader_options or {}))
+
+
+class StreamIds:
+    """The document ids reading the whole stream gives, built unit by unit: the id a document's file gives
+    it, else its position in the stream; the comment ids of a chunked CoNLL file only when the whole file
+    has unique ones (:func:`spacy_anno_eval.io.chunks.global_doc_ids`), which :meth:`final` settles once
+    every unit has been added."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self._conll: dict[str, tuple[int, list[str | None]]] = {}   # chunked CoNLL file: first doc, found ids
+
+    def add(self, unit: Any, found: list[str | None] | None, doc_ids: Sequence[str]) -> list[str]:
+        """The ids of the next unit's documents (``doc_ids`` as its reader named them; ``found`` as
+        :func:`read_unit` gives it: ``None`` keeps ``doc_ids``)."""
+        offset = len(self.ids)
+        if found is None:
+            ids = list(doc_ids)
+        else:
+            ids = [str(offset + k) if f is None else f for k, f in enumerate(found)]
+            if getattr(unit, "fmt", None) == "conll" and not isinstance(unit, str):
+                self._conll.setdefault(unit.path, (offset, []))[1].extend(found)
+        self.ids.extend(ids)
+        return ids
+
+    def final(self) -> list[str]:
+        """Every document's id, a chunked CoNLL file's comment ids replaced by positions where the whole file
+        lacks or repeats one."""
+        from .io.chunks import global_doc_ids
+
+        ids = list(self.ids)
+        for path, (first, found) in self._conll.items():
+            if global_doc_ids([found], "conll", path) != found:
+                ids[first:first + len(found)] = [str(first + k) for k in range(len(found))]
+        return ids
+
+
+def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
+    """The key and response corpora of a pair of units (:func:`read_unit`), and the key's found ids."""
     key, response = pair
     key_set = options.get("key_set", "ents")
     response_set = options.get("response_set") or key_set
-    reader_options = options.get("reader_options") or {}
-    features = options.get("features")
-
-    def read(unit: Unit, selectors: list[str]) -> tuple[Any, list[str | None] | None]:
-        if isinstance(unit, str):
-            corpus = read_corpus(unit, options.get("fmt", "auto"), selectors=selectors, features=features,
-                                 allow_empty=True, **reader_options)
-            return corpus, corpus.given_ids
-        from .io.chunks import read_chunk
-
-        return read_chunk(unit, selectors=selectors, features=features, **reader_options)
-
+    read = dict(fmt=options.get("fmt", "auto"), features=options.get("features"),
+                reader_options=options.get("reader_options"))
     if key == response:
-        kc, found = read(key, list(dict.fromkeys([key_set, response_set])))
+        kc, found = read_unit(key, list(dict.fromkeys([key_set, response_set])), **read)
         return kc, kc, found
-    kc, found = read(key, [key_set])
-    rc, _ = read(response, [response_set])
+    kc, found = read_unit(key, [key_set], **read)
+    rc, _ = read_unit(response, [response_set], **read)
     return kc, rc, found
 
 
@@ -207,29 +246,16 @@ def _ordered_results(client: Any, task: Any, pairs: Sequence[tuple[Unit, Unit]],
 
 
 def _merge(pairs: Sequence[tuple[Unit, Unit]], results: Sequence[ShardResult]) -> Evaluation:
-    """The shards' evaluations as one, each document with the id reading the whole stream gives it: its
-    file's own id, else its position in the stream (chunks of a CoNLL file: its comment ids only when the
-    whole file has unique ones, as :func:`spacy_anno_eval.io.chunks.global_doc_ids` decides)."""
+    """The shards' evaluations as one, each document with the id reading the whole stream gives it
+    (:class:`StreamIds`)."""
     evaluations = [r.evaluation for r in results]
     if not any(ev.doc_ids for ev in evaluations):
         raise AnnoEvalInputError(f"{_file_of(pairs[0][0])}: no documents in any shard")
     merged = evaluations[0] if len(evaluations) == 1 else Evaluation.concat(evaluations)
-    ids: list[str] = []
-    for path, grouped in groupby(zip(pairs, results, strict=True), key=lambda x: _file_of(x[0][0])):
-        group = [(pair, r) for pair, r in grouped]
-        found = [f for _, r in group for f in (r.found_ids if r.found_ids is not None else [])]
-        if any(r.found_ids is None for _, r in group):       # the reader does not tell: ids as they are
-            ids.extend(i for _, r in group for i in r.evaluation.doc_ids)
-            continue
-        unit = group[0][0][0]
-        if not isinstance(unit, str) and unit.fmt == "conll":
-            from .io.chunks import global_doc_ids
-
-            if global_doc_ids([found], "conll", path) != found:
-                found = [None] * len(found)
-        offset = len(ids)
-        ids.extend(str(offset + k) if f is None else f for k, f in enumerate(found))
-    merged.doc_ids = ids
+    ids = StreamIds()
+    for (key, _), result in zip(pairs, results, strict=True):
+        ids.add(key, result.found_ids, result.evaluation.doc_ids)
+    merged.doc_ids = ids.final()
     return merged
 
 
@@ -324,5 +350,5 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
     return _merge(pairs, results), kept
 
 
-__all__ = ["SHARD_SUFFIXES", "ShardResult", "open_client", "pair_shards", "scan_shards", "score_shards", "shard_paths",
-           "shard_units"]
+__all__ = ["SHARD_SUFFIXES", "ShardResult", "StreamIds", "open_client", "pair_shards", "read_unit", "scan_shards",
+           "score_shards", "shard_paths", "shard_units"]

@@ -55,15 +55,12 @@ def _units(source: Path, fmt: str, docs_per_chunk: int) -> list[Any]:
 
 
 def _read(unit: Any, fmt: str, settings: BenchmarkSettings) -> Corpus | None:
-    """The responses of one unit (a shard file or a chunk); ``None`` when a document has no id of its own."""
-    from ..engine import load
+    """The responses of one unit (a shard file or a chunk); ``None`` for a chunk with a document that has no
+    id of its own (its position in the chunk is not its position in the file)."""
+    from ..stream import read_unit
 
-    if isinstance(unit, str):
-        return load(unit, [settings.response_set], fmt, settings.features)
-    from ..io.chunks import read_chunk
-
-    corpus, found = read_chunk(unit, selectors=[settings.response_set], features=settings.features)
-    return None if any(i is None for i in found) else corpus
+    corpus, found = read_unit(unit, [settings.response_set], fmt, settings.features, allow_empty=False)
+    return None if not isinstance(unit, str) and any(i is None for i in found) else corpus
 
 
 def _windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings: BenchmarkSettings,
