@@ -9,8 +9,6 @@ bad option value) ends with a one-line message on stderr and exit code 2.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,23 +54,6 @@ def _split(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
-
-
-@contextmanager
-def _dask_client(scheduler: str | None) -> Iterator[Any]:
-    """An open Dask client for ``--dask`` (``None`` without it), closed afterwards."""
-    if scheduler is None:
-        yield None
-        return
-    from .stream import open_client
-
-    client, cluster = open_client(scheduler)
-    try:
-        yield client
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _check_chunks(chunk_docs: int | None) -> None:
@@ -287,6 +268,7 @@ def agreement(
     from .corpus import write_json
     from .errors import AnnoEvalInputError
     from .measures.reliability import LEVELS
+    from .stream import dask_client
 
     if level not in LEVELS:
         _fail(f"--level must be one of {', '.join(LEVELS)}, got {level!r}")
@@ -296,7 +278,7 @@ def agreement(
             _fail(f"--bootstrap must be >= 0, got {bootstrap}")
         if dask is not None and not bootstrap:
             _fail("--dask spreads the --bootstrap samples; give --bootstrap N")
-        with _dask_client(dask) as client:
+        with dask_client(dask) as client:
             summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, client=client)
         if json_out is not None:
             write_json(summary, json_out)
@@ -350,6 +332,7 @@ def iaa(
     from .corpus import write_json
     from .errors import AnnoEvalInputError
     from .iaa import pairwise_f, pairwise_kappa, to_json
+    from .stream import dask_client
 
     if measure not in ("fmeasure", "kappa"):
         _fail(f"--measure must be fmeasure or kappa, got {measure!r}")
@@ -362,7 +345,7 @@ def iaa(
     _check_chunks(chunk_docs)
     try:
         if measure == "kappa":
-            with _dask_client(dask) as client:
+            with dask_client(dask) as client:
                 result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
                                         bootstrap=bootstrap, seed=seed, shards=shards, progress=not quiet,
                                         client=client, docs_per_chunk=chunk_docs)
@@ -742,6 +725,7 @@ def benchmark(
     from .benchmark.run import run_benchmark
     from .benchmark.settings import load_settings
     from .errors import AnnoEvalInputError
+    from .stream import dask_client
 
     try:
         cfg = config if config is not None else (directory / "benchmark.cfg" if (directory / "benchmark.cfg")
@@ -750,7 +734,7 @@ def benchmark(
                                  types=_split(types), features=_split(features), measures=_split(measures),
                                  beta=beta, max_drop=max_drop, gate=_split(gate), n_samples=n_samples,
                                  confidence=confidence, seed=seed, pairing=pairing)
-        with _dask_client(dask if mode in ("default", "verbose") else None) as client:  # the only samples
+        with dask_client(dask if mode in ("default", "verbose") else None) as client:  # the only samples
             result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
                                    predictions=predictions, predictions_format=predictions_format, force=force,
                                    verbose=verbose, quiet=quiet, client=client)

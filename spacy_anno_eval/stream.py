@@ -28,6 +28,7 @@ import glob as globlib
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -285,6 +286,22 @@ def open_client(scheduler: str) -> tuple[Any, Any]:
     return Client(scheduler), None
 
 
+@contextmanager
+def dask_client(scheduler: str | None, client: Any = None) -> Iterator[Any]:
+    """``client`` when given, else a client for ``scheduler`` (:func:`open_client`) closed afterwards with
+    its local cluster, else ``None`` (in-process)."""
+    if client is not None or scheduler is None:
+        yield client
+        return
+    client, cluster = open_client(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def score_shards(key: str | os.PathLike, response: str | os.PathLike, *, scheduler: str | None = None,
                  client: Any = None, keep_pairs: bool = False, progress: bool = False, retries: int = 2,
                  task: Any = None, docs_per_chunk: int | None = None, sharded: bool = True,
@@ -330,25 +347,17 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
         result.extras = None
         results.append(result)
 
-    with progress_bar(len(pairs), "shards", "shard", enabled=progress) as bar:
-        if scheduler is None and client is None:
-            for pair in pairs:
-                take(task(pair, options, keep_pairs, collect))
-                bar.update(1, docs=len(results[-1].evaluation.doc_ids))
+    with progress_bar(len(pairs), "shards", "shard", enabled=progress) as bar, \
+            dask_client(scheduler, client) as client:
+        if client is None:
+            shard_results: Iterator[ShardResult] = (task(pair, options, keep_pairs, collect) for pair in pairs)
         else:
-            own = None
-            if client is None:
-                client, own = open_client(scheduler)
-            try:
-                for result in _ordered_results(client, task, pairs, options, keep_pairs, collect, retries):
-                    take(result)
-                    bar.update(1, docs=len(results[-1].evaluation.doc_ids))
-            finally:
-                if own is not None:
-                    client.close()
-                    own.close()
+            shard_results = _ordered_results(client, task, pairs, options, keep_pairs, collect, retries)
+        for result in shard_results:
+            take(result)
+            bar.update(1, docs=len(result.evaluation.doc_ids))
     return _merge(pairs, results), kept
 
 
-__all__ = ["SHARD_SUFFIXES", "ShardResult", "StreamIds", "open_client", "pair_shards", "read_unit", "scan_shards",
-           "score_shards", "shard_paths", "shard_units"]
+__all__ = ["SHARD_SUFFIXES", "ShardResult", "StreamIds", "dask_client", "open_client", "pair_shards", "read_unit",
+           "scan_shards", "score_shards", "shard_paths", "shard_units"]

@@ -265,18 +265,11 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     from ..progress import progress_bar
 
     bar = progress_bar(n_samples, "gamma samples", "sample", enabled=progress)
-    own = None
-    if scheduler is not None and client is None:
-        from ..stream import open_client
+    from ..stream import dask_client
 
-        client, own = open_client(scheduler)
-    try:
+    with dask_client(scheduler, client) as client:
         return _gamma(continuum, dissimilarity, chance, alignment, observed_cat, sampler, n_samples, precision,
                       max_samples, confidence, seed, n_jobs, empty_pairs, bar, client, z)
-    finally:
-        if own is not None:
-            client.close()
-            own.close()
 
 
 def _gamma(continuum: Continuum, dissimilarity: Dissimilarity, chance: Any, alignment: Alignment,
