@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 import spacy
-from spacy.tokens import DocBin, Span
+from spacy.tokens import Span
 from typer.testing import CliRunner
 
 from spacy_anno_eval.classification import classification_table
@@ -18,6 +18,7 @@ from spacy_anno_eval.qa import run_qa
 from spacy_anno_eval.report import write_reports
 from spacy_anno_eval.report.html import DiffDocument
 from spacy_anno_eval.report.streamed import StreamedDiff
+from tests.shards import write_sharded
 
 WORDS = ["Paris", "is", "<b>big</b>", "&", "Ann", "met", "Bob", "in", "2020", "\"quoted\""]
 N_SHARDS, DOCS_PER_SHARD = 5, 12
@@ -26,34 +27,24 @@ N_SHARDS, DOCS_PER_SHARD = 5, 12
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     """5 shards of 12 documents (key and response; some documents without annotations) and the whole corpus."""
-    d = tmp_path_factory.mktemp("qa_shards")
     nlp = spacy.blank("en")
     rng = np.random.default_rng(7)
-    (d / "key").mkdir()
-    (d / "resp").mkdir()
-    all_k, all_r = DocBin(store_user_data=True), DocBin(store_user_data=True)
-    for s in range(N_SHARDS):
-        kb, rb = DocBin(store_user_data=True), DocBin(store_user_data=True)
-        for i in range(DOCS_PER_SHARD):
-            words = [str(w) for w in rng.choice(WORDS, 16)]
-            k = spacy.tokens.Doc(nlp.vocab, words=words)
-            r = spacy.tokens.Doc(nlp.vocab, words=words)
-            k.user_data["doc_id"] = r.user_data["doc_id"] = f"s{s}-d{i}"
-            if i % 5 != 4:  # every fifth document has no annotation at all
-                starts = sorted(rng.choice(14, 4, replace=False).tolist())
-                k.ents = spacy.util.filter_spans([Span(k, a, a + int(rng.integers(1, 3)), str(rng.choice(["A", "B"])))
-                                                  for a in starts])
-                r.ents = spacy.util.filter_spans([Span(r, a + int(rng.integers(0, 2)), a + 2,
-                                                       str(rng.choice(["A", "B"]))) for a in starts[1:]])
-            for db in (kb, all_k):
-                db.add(k)
-            for db in (rb, all_r):
-                db.add(r)
-        kb.to_disk(d / "key" / f"{s:02d}.spacy")
-        rb.to_disk(d / "resp" / f"{s:02d}.spacy")
-    all_k.to_disk(d / "all_key.spacy")
-    all_r.to_disk(d / "all_resp.spacy")
-    return d
+
+    def pair(s, i):
+        words = [str(w) for w in rng.choice(WORDS, 16)]
+        k = spacy.tokens.Doc(nlp.vocab, words=words)
+        r = spacy.tokens.Doc(nlp.vocab, words=words)
+        k.user_data["doc_id"] = r.user_data["doc_id"] = f"s{s}-d{i}"
+        if i % 5 != 4:  # every fifth document has no annotation at all
+            starts = sorted(rng.choice(14, 4, replace=False).tolist())
+            k.ents = spacy.util.filter_spans([Span(k, a, a + int(rng.integers(1, 3)), str(rng.choice(["A", "B"])))
+                                              for a in starts])
+            r.ents = spacy.util.filter_spans([Span(r, a + int(rng.integers(0, 2)), a + 2,
+                                                   str(rng.choice(["A", "B"]))) for a in starts[1:]])
+        return k, r
+
+    return write_sharded(tmp_path_factory.mktemp("qa_shards"),
+                         ((pair(s, i) for i in range(DOCS_PER_SHARD)) for s in range(N_SHARDS)))
 
 
 def whole_reports(corpus, out, max_diff_docs):

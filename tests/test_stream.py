@@ -17,36 +17,26 @@ from spacy_anno_eval.corpus import write_json
 from spacy_anno_eval.engine import evaluate
 from spacy_anno_eval.errors import AnnoEvalInputError
 from spacy_anno_eval.stream import pair_shards, score_shards, shard_paths
+from tests.shards import write_sharded
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     """7 shards of 30 documents (key and response) and the same documents as one DocBin each."""
-    d = tmp_path_factory.mktemp("shards")
     nlp = spacy.blank("en")
     rng = np.random.default_rng(0)
-    (d / "key").mkdir()
-    (d / "resp").mkdir()
-    all_k, all_r = DocBin(store_user_data=True), DocBin(store_user_data=True)
-    for s in range(7):
-        kb, rb = DocBin(store_user_data=True), DocBin(store_user_data=True)
-        for i in range(30):
-            k, r = nlp(" ".join(["w"] * 20)), nlp(" ".join(["w"] * 20))
-            k.user_data["doc_id"] = r.user_data["doc_id"] = f"s{s}d{i}"
-            starts = sorted(rng.choice(18, 4, replace=False).tolist())
-            k.ents = spacy.util.filter_spans([Span(k, a, a + int(rng.integers(1, 3)), str(rng.choice(list("ABC"))))
-                                              for a in starts])
-            r.ents = spacy.util.filter_spans([Span(r, a, a + int(rng.integers(1, 3)), str(rng.choice(list("ABC"))))
-                                              for a in starts[:3]])
-            for db in (kb, all_k):
-                db.add(k)
-            for db in (rb, all_r):
-                db.add(r)
-        kb.to_disk(d / "key" / f"{s:02d}.spacy")
-        rb.to_disk(d / "resp" / f"{s:02d}.spacy")
-    all_k.to_disk(d / "all_key.spacy")
-    all_r.to_disk(d / "all_resp.spacy")
-    return d
+
+    def pair(s, i):
+        k, r = nlp(" ".join(["w"] * 20)), nlp(" ".join(["w"] * 20))
+        k.user_data["doc_id"] = r.user_data["doc_id"] = f"s{s}d{i}"
+        starts = sorted(rng.choice(18, 4, replace=False).tolist())
+        k.ents = spacy.util.filter_spans([Span(k, a, a + int(rng.integers(1, 3)), str(rng.choice(list("ABC"))))
+                                          for a in starts])
+        r.ents = spacy.util.filter_spans([Span(r, a, a + int(rng.integers(1, 3)), str(rng.choice(list("ABC"))))
+                                          for a in starts[:3]])
+        return k, r
+
+    return write_sharded(tmp_path_factory.mktemp("shards"), ((pair(s, i) for i in range(30)) for s in range(7)))
 
 
 def json_bytes(ev, path):
