@@ -316,6 +316,11 @@ class Evaluation:
         beta, zd = self._beta_zd(beta, zero_division)
         return _floats(gate_prf(self.total, beta, zd))
 
+    def doc_rows(self, beta: float | None = None, zero_division: float | None = None) -> PerDocRows:
+        """The report's per-document rows (:class:`PerDocRows`, built when read), without the rest of the
+        report."""
+        return PerDocRows(self, *self._beta_zd(beta, zero_division))
+
     def _beta_zd(self, beta: float | None, zero_division: float | None) -> tuple[float, float]:
         beta = float(self.settings.get("beta", 1.0) if beta is None else beta)
         zd = self.settings.get("zero_division", 0.0) if zero_division is None else zero_division

@@ -45,7 +45,7 @@ def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
     if max_docs == 0:
         documents, n_with_pairs = [], len(evaluation.docs_with_pairs())
     else:
-        documents, n_with_pairs = diff_documents(evaluation, evaluation.report(lazy=True)["per_doc"], max_docs)
+        documents, n_with_pairs = diff_documents(evaluation, evaluation.doc_rows(), max_docs)
     counts = None
     if classify is not None:
         from .classification import classification_counts
