@@ -40,19 +40,20 @@ setup(
             "teklia-nerval==0.3.3",
             "dask[distributed]>=2024.1",
             "ruff>=0.5",
+            "import-linter>=2.1",  # the layer contract in .importlinter, checked by .ci/run
         ],
         "owl": ["rdflib>=6"],
         "dask": ["dask[distributed]>=2024.1"],
     },
     entry_points={
-        "console_scripts": ["anno-eval = spacy_anno_eval.cli:main"],
+        "console_scripts": ["anno-eval = spacy_anno_eval.cli.app:main"],
         "spacy_factories": [
-            "anno_eval = spacy_anno_eval.component:make_anno_eval",
+            "anno_eval = spacy_anno_eval.pipeline.component:make_anno_eval",
         ],
         "spacy_scorers": [
-            "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.scorers:make_spans_scorer",
-            "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.cats_scorer:make_cats_agreement_scorer",
-            "spacy_anno_eval.noisy_spans_scorer.v1 = spacy_anno_eval.noisy:make_noisy_spans_scorer",
+            "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.pipeline.scorers:make_spans_scorer",
+            "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.pipeline.cats_scorer:make_cats_agreement_scorer",
+            "spacy_anno_eval.noisy_spans_scorer.v1 = spacy_anno_eval.noisy.evaluate:make_noisy_spans_scorer",
         ],
     },
     classifiers=[

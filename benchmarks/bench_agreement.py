@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from spacy_anno_eval.measures.reliability import krippendorff_alpha
+from spacy_anno_eval.agreement.reliability import krippendorff_alpha
 
 
 def data(units: int, annotators: int = 5, q: int = 6, missing: float = 0.1, seed: int = 0) -> np.ndarray:

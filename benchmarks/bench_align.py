@@ -1,4 +1,4 @@
-"""Timing of the DP alignment engine (:func:`spacy_anno_eval.align.dp.dp_align`).
+"""Timing of the DP alignment engine (:func:`spacy_anno_eval.annalist.dp.dp_align`).
 
 Synthetic sequences (seeded): the key is ``n`` labels drawn from 40 values,
 each with a class (``value % 4``); the response copies the key, dropping 5 %
@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from spacy_anno_eval.align.dp import DPAlignment, dp_align
+from spacy_anno_eval.annalist.dp import DPAlignment, dp_align
 
 
 def make_pair(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -159,7 +159,7 @@ def main() -> None:
 
 def _band_cells(n: int, m: int, band: int | None) -> int:
     """Number of traceback bytes (band cells) that dp_align stores."""
-    from spacy_anno_eval.align.dp import _diagonal_ranges
+    from spacy_anno_eval.annalist.dp import _diagonal_ranges
 
     lo, hi = _diagonal_ranges(n, m, m if band is None else band)
     return int(np.sum(hi - lo + 1))
@@ -168,7 +168,7 @@ def _band_cells(n: int, m: int, band: int | None) -> int:
 def end_to_end(n: int, repeat: int) -> None:
     """ANNALIST alignment of n x ~n mentions in one document, DP, through ``align_mentions`` (reading the
     mentions' offsets or values included): the issue's 10,000 x 10,000 target."""
-    from spacy_anno_eval.align.annalist import Mention, Settings, align_mentions
+    from spacy_anno_eval.annalist.align import Mention, Settings, align_mentions
 
     rng = np.random.default_rng(1)
     key, resp, pos = [], [], 0

@@ -1,10 +1,10 @@
-"""Noisy-text NER evaluation: our ``spacy_anno_eval.noisy.evaluate_files`` against teklia-nerval.
+"""Noisy-text NER evaluation: our ``spacy_anno_eval.noisy.evaluate.evaluate_files`` against teklia-nerval.
 
 Both tools read the same two BIO files from disk and score them at threshold 0.30:
 
 - nerval: ``nerval.evaluate.run(gold, pred, threshold, verbose=True)`` (teklia-nerval 0.3.3),
   its printed table and log lines suppressed;
-- ours: ``spacy_anno_eval.noisy.evaluate_files(gold, pred, threshold)``, which also builds the
+- ours: ``spacy_anno_eval.noisy.evaluate.evaluate_files(gold, pred, threshold)``, which also builds the
   per-entity table and the MUC counts.
 
 The files are generated (seeded): sentences of 3-14 random tokens (letters, accented letters,
@@ -152,7 +152,7 @@ def main() -> None:
     import edlib
     import nerval  # noqa: F401  (teklia-nerval)
 
-    from spacy_anno_eval.noisy import evaluate_files, read_bio
+    from spacy_anno_eval.noisy.evaluate import evaluate_files, read_bio
 
     logging.disable(logging.INFO)  # nerval logs every file it parses
     print(f"{'sentences':>9} {'chars':>8} {'entities':>8} {'align s':>8} {'nerval s':>9} {'ours s':>8} "

@@ -23,14 +23,14 @@ What is run:
    - ``in-process``: ``score_shards(key_dir, response_dir)`` then
      ``.report(per_doc=False)``;
    - ``dask local:N``: the same with a client opened by
-     ``spacy_anno_eval.stream.open_client("local:N")`` and passed as
+     ``spacy_anno_eval.cluster.open_client("local:N")`` and passed as
      ``client=``. The time excludes starting the cluster (printed apart) and
      importing the package on the workers (done first with ``client.run``).
      The peak RSS in the table is the client process's; the workers are
      separate processes, whose current and peak RSS (before and after
      scoring) are read with ``client.run`` and printed under the table.
 
-   - ``qa``: :func:`spacy_anno_eval.qa.run_qa` over the shards, writing the
+   - ``qa``: :func:`spacy_anno_eval.workflows.qa.run_qa` over the shards, writing the
      JSON report with every document's row and the HTML report (Annotation
      Diff spooled to disk); its sizes are printed under the table.
 
@@ -43,7 +43,7 @@ What is run:
    The time is the wall time of ``score_shards`` + ``report`` (``qa``: of ``run_qa``); spans are key +
    response entities (counted when the corpus was generated). "base MB" is
    the RSS of the measuring process just before scoring (imports done).
-   Both reports are written with ``spacy_anno_eval.corpus.write_json`` and
+   Both reports are written with ``spacy_anno_eval.spans.counts.write_json`` and
    compared byte for byte ("identical: True/False").
 
 Run::
@@ -306,16 +306,17 @@ def _warm() -> int:
     import spacy.strings  # noqa: F401
     import srsly  # noqa: F401
 
-    import spacy_anno_eval.engine  # noqa: F401
     import spacy_anno_eval.io.docbin  # noqa: F401
+    import spacy_anno_eval.spans.engine  # noqa: F401
 
     return os.getpid()
 
 
 def child(mode: str, data: Path, workers: int, result_path: Path, report_path: Path) -> None:
     """One measurement; writes its figures as JSON to ``result_path`` and the report to ``report_path``."""
-    from spacy_anno_eval.corpus import write_json
-    from spacy_anno_eval.stream import open_client, score_shards
+    from spacy_anno_eval.cluster import open_client
+    from spacy_anno_eval.spans.counts import write_json
+    from spacy_anno_eval.workflows.stream import score_shards
 
     _warm()
     key_dir, resp_dir = data / "key", data / "response"
@@ -329,7 +330,7 @@ def child(mode: str, data: Path, workers: int, result_path: Path, report_path: P
         out["workers_before"] = {addr: list(m) for addr, m in client.run(_mem).items()}
     out["base_kb"] = _mem()[0]
     if mode in ("jsonl", "jsonl-whole"):
-        from spacy_anno_eval.engine import evaluate
+        from spacy_anno_eval.spans.engine import evaluate
 
         key, resp = data / "jsonl" / "key.jsonl", data / "jsonl" / "response.jsonl"
         t0 = time.perf_counter()
@@ -346,7 +347,7 @@ def child(mode: str, data: Path, workers: int, result_path: Path, report_path: P
         result_path.write_text(json.dumps(out))
         return
     if mode == "qa":
-        from spacy_anno_eval.qa import run_qa
+        from spacy_anno_eval.workflows.qa import run_qa
 
         paths = {"json": data / "qa.json", "html": data / "qa.html"}
         t0 = time.perf_counter()

@@ -8,7 +8,7 @@ Tools, all on the same data:
   average, per type, MUC, SemEval);
 - nervaluate 1.2.1 ``Evaluator(true, pred, tags, loader="list")`` on IOB2 tags;
 - seqeval ``classification_report`` on IOB2 tags;
-- our file path: ``spacy_anno_eval.engine.evaluate(key.spacy, response.spacy).report()``
+- our file path: ``spacy_anno_eval.spans.engine.evaluate(key.spacy, response.spacy).report()``
   on DocBin files written to a temporary directory.
 
 Run::
@@ -147,7 +147,7 @@ def run(n_docs: int, seed: int = 0, repeat: int = 1, with_peers: bool = True) ->
         DocBin(docs=refs, attrs=["ENT_IOB", "ENT_TYPE"]).to_disk(key_path)
         DocBin(docs=preds, attrs=["ENT_IOB", "ENT_TYPE"]).to_disk(resp_path)
         try:
-            from spacy_anno_eval.engine import evaluate
+            from spacy_anno_eval.spans.engine import evaluate
 
             def from_files() -> dict[str, Any]:
                 return evaluate(key_path, resp_path).report()

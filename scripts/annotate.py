@@ -1,7 +1,7 @@
 """Run a pipeline over a corpus and write its predictions as a DocBin.
 
 The input is read as the benchmark reads ``clean/``
-(:func:`spacy_anno_eval.benchmark.layout.clean_documents`): a DocBin
+(:func:`spacy_anno_eval.workflows.benchmark.layout.clean_documents`): a DocBin
 (``.spacy``: its tokens are kept exactly, its annotations dropped, so
 predictions line up with the gold token for token), a JSONL file of texts
 (``text`` and ``meta.id``; any spans are ignored and the pipeline's own
@@ -25,9 +25,9 @@ from pathlib import Path
 import spacy
 from spacy.tokens import Doc, DocBin
 
-from spacy_anno_eval.atomic import write_bytes
-from spacy_anno_eval.benchmark.layout import clean_documents
-from spacy_anno_eval.benchmark.store import run_pipeline
+from spacy_anno_eval.files import write_bytes
+from spacy_anno_eval.workflows.benchmark.layout import clean_documents
+from spacy_anno_eval.workflows.benchmark.store import run_pipeline
 
 
 def annotate(model: str | Path, source: Path, batch_size: int = 256) -> list[Doc]:

@@ -36,8 +36,8 @@ import spacy
 from spacy.tokens import Doc, DocBin, Span
 from spacy.util import filter_spans
 
-from spacy_anno_eval.atomic import write_bytes
-from spacy_anno_eval.errors import AnnoEvalInputError
+from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.files import write_bytes
 from spacy_anno_eval.io import detect_format, read_corpus
 
 
@@ -53,7 +53,7 @@ def write_docbin(docs: list[Doc], path: Path) -> None:
 
 
 def write_atomic(data: bytes, path: Path) -> None:
-    """Write ``data`` to ``path`` atomically (:func:`spacy_anno_eval.atomic.write_bytes`)."""
+    """Write ``data`` to ``path`` atomically (:func:`spacy_anno_eval.files.write_bytes`)."""
     write_bytes(path, data)
 
 
@@ -79,7 +79,7 @@ def to_docs(path: Path, fmt: str = "auto", lang: str = "en", spans_key: str = "g
             label = table.labels[int(table.label[rows])]
             span = doc.char_span(start, end, label=label, alignment_mode="strict")
             if span is None:
-                raise AnnoEvalInputError(f"{path}: document {doc_id!r}: the span [{start}, {end}) "
+                raise InputError(f"{path}: document {doc_id!r}: the span [{start}, {end}) "
                                          f"{text[start:end]!r} ({label}) does not fall on token boundaries")
             spans.append(span)
             rows += 1
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sep = codecs.decode(args.sep, "unicode_escape") if args.sep else None
         docs = to_docs(args.input, args.format, args.lang, args.spans_key, sep)
-    except AnnoEvalInputError as err:
+    except InputError as err:
         print(f"convert_jsonl: error: {err}", file=sys.stderr)
         return 2
     n_ents = sum(len(doc.ents) for doc in docs)

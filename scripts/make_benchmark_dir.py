@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from spacy_anno_eval.atomic import write_text
+from spacy_anno_eval.files import write_text
 from spacy_anno_eval.io.jsonl import json_lines
 
 

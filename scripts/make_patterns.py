@@ -26,7 +26,7 @@ from pathlib import Path
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_anno_eval.atomic import write_bytes
+from spacy_anno_eval.files import write_bytes
 
 
 def collect(path: Path, lang: str = "en") -> dict[str, Counter]:
@@ -56,7 +56,7 @@ def write_patterns(rows: list[dict], path: Path) -> None:
 
 
 def write_atomic(data: bytes, path: Path) -> None:
-    """Write ``data`` to ``path`` atomically (:func:`spacy_anno_eval.atomic.write_bytes`)."""
+    """Write ``data`` to ``path`` atomically (:func:`spacy_anno_eval.files.write_bytes`)."""
     write_bytes(path, data)
 
 

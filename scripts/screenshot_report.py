@@ -3,7 +3,7 @@
     python scripts/screenshot_report.py [--out docs/qa_report.png] [--tab diff] [--keep DIR]
 
 Compares ``assets/demo/key.jsonl`` with ``assets/demo/response.jsonl``
-(:func:`spacy_anno_eval.engine.evaluate`), writes the reports into a temporary
+(:func:`spacy_anno_eval.spans.engine.evaluate`), writes the reports into a temporary
 folder (or ``--keep DIR``) and saves a PNG of the HTML page. Needs Chromium
 (Debian: ``apt-get install chromium``); runs offline.
 """
@@ -41,8 +41,8 @@ def chromium(args: list[str], chromium_bin: str, timeout: float = 120) -> subpro
 
 
 def build_report(out_dir: Path) -> Path:
-    from spacy_anno_eval.engine import evaluate
     from spacy_anno_eval.report import write_reports
+    from spacy_anno_eval.spans.engine import evaluate
 
     ev = evaluate(ROOT / "assets" / "demo" / "key.jsonl", ROOT / "assets" / "demo" / "response.jsonl")
     return write_reports(ev, out_dir, title="Corpus QA · demo corpus (key vs response)")["html"]

@@ -11,11 +11,11 @@ __version__ = "0.1.0"
 __all__ = ["evaluate", "align_spans", "Corpus", "SpanTable", "Evaluation", "__version__"]
 
 _LAZY = {
-    "evaluate": ("engine", "evaluate"),
-    "align_spans": ("align.offsets", "align_spans"),
-    "Corpus": ("annotations", "Corpus"),
-    "SpanTable": ("annotations", "SpanTable"),
-    "Evaluation": ("corpus", "Evaluation"),
+    "evaluate": ("spans.engine", "evaluate"),
+    "align_spans": ("spans.align", "align_spans"),
+    "Corpus": ("annotations.table", "Corpus"),
+    "SpanTable": ("annotations.table", "SpanTable"),
+    "Evaluation": ("spans.counts", "Evaluation"),
 }
 
 

@@ -1,5 +1,5 @@
 """``python -m spacy_anno_eval``: the ``anno-eval`` command line."""
 
-from .cli import main
+from .cli.app import main
 
 main()

@@ -1,17 +1,31 @@
-"""Errors and warnings raised on bad input.
+"""Every error and warning of the toolkit, in one place (after spaCy's ``errors.py``).
 
-Every message names where the problem is (file, line or document, span) and
-what the user can do about it.
+Errors: :class:`AnnoEvalError` is the root; :class:`InputError` is bad input
+(a file, a document, a span, a name that matches nothing) and
+:class:`ConfigError` a bad setting (an option, a config value, a parameter of
+the Python API). Both are also :class:`ValueError`, so ``except ValueError``
+keeps working. Every message says what was wrong, where (:func:`where`: file,
+line, document, span) and what to do. The CLI turns an :class:`AnnoEvalError`
+into one line on stderr and exit code 2; anything else is an internal error
+(exit 3).
+
+Warnings: one class per kind of thing a user should know, so that each can be
+filtered on its own (``warnings.filterwarnings("ignore", category=...)``).
 """
 
 from __future__ import annotations
 
 
-class AnnoEvalInputError(ValueError):
-    """Bad input: a file, a document or a span that cannot be evaluated.
+class AnnoEvalError(Exception):
+    """The root of every error the toolkit raises on purpose (exit code 2 in the CLI)."""
 
-    The CLI turns this error into a one-line message and exit code 2.
-    """
+
+class InputError(AnnoEvalError, ValueError):
+    """Bad input: a file, a document, a span or a name that cannot be evaluated."""
+
+
+class ConfigError(AnnoEvalError, ValueError):
+    """A bad setting: an option, a config file value or a Python API parameter."""
 
 
 class FeatureTypeWarning(UserWarning):
@@ -20,6 +34,30 @@ class FeatureTypeWarning(UserWarning):
     Feature values compare by type and value, as GATE's AnnotationDiffer does
     (Java ``equals``; GATE user guide 10.2.3), so such pairs do not match.
     """
+
+
+class UndefinedFigureWarning(RuntimeWarning):
+    """A ratio with a zero denominator got ``zero_division``, or a coefficient that does not exist is None."""
+
+
+class ConlluWarning(UserWarning):
+    """A CoNLL-U sentence that is readable but not a well-formed UD tree (several roots, a repeated sent_id)."""
+
+
+class UnknownConceptWarning(UserWarning):
+    """An annotation's concept is not in the taxonomy: its near misses earn no credit."""
+
+
+class DegenerateAgreementWarning(RuntimeWarning):
+    """A coefficient is undefined (empty table, or Ae = 1) and was given its documented value."""
+
+
+class AdjudicationWarning(UserWarning):
+    """Something in the adjudicated gold set the user should know (e.g. documents without ``doc.ents``)."""
+
+
+class DiscontinuousSpanWarning(UserWarning):
+    """A discontinuous brat span was read as one span from its first start to its last end."""
 
 
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,

@@ -10,7 +10,7 @@ from typing import Any
 
 
 def die_once(pair: tuple[Any, Any], options: dict[str, Any], keep_pairs: bool, collect: Any = None) -> Any:
-    from spacy_anno_eval.stream import _score_pair
+    from spacy_anno_eval.workflows.stream import _score_pair
 
     key = str(getattr(pair[0], "path", pair[0]))
     marker = Path(key).with_suffix(".died")

@@ -33,7 +33,7 @@ def test_cli_quiet_prints_no_bar(tmp_path, monkeypatch):
 
     from typer.testing import CliRunner
 
-    from spacy_anno_eval.cli import app
+    from spacy_anno_eval.cli.app import app
 
     monkeypatch.setattr(progress, "_is_terminal", lambda: True)
     lines = [json.dumps({"text": "Ann met Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]})] * 5

@@ -19,10 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spacy_anno_eval.benchmark import significance
-from spacy_anno_eval.benchmark.significance import paired_test
-from spacy_anno_eval.measures.agreement import DegenerateAgreementWarning, cohen_kappa, scott_pi, table_bootstrap
-from spacy_anno_eval.measures.reliability import (
+from spacy_anno_eval.agreement.coefficients import DegenerateAgreementWarning, cohen_kappa, scott_pi, table_bootstrap
+from spacy_anno_eval.agreement.reliability import (
     fleiss_kappa,
     krippendorff_alpha,
     pattern_draws,
@@ -38,6 +36,8 @@ from spacy_anno_eval.samples import (
     block_sizes,
     map_blocks,
 )
+from spacy_anno_eval.workflows.benchmark import significance
+from spacy_anno_eval.workflows.benchmark.significance import paired_test
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -207,7 +207,8 @@ def test_paired_test_by_hand_from_its_blocks(monkeypatch):
 
 
 def test_nothing_imports_dask_up_front():
-    code = ("import sys, spacy_anno_eval.samples, spacy_anno_eval.agreement, spacy_anno_eval.benchmark.compare; "
+    code = ("import sys, spacy_anno_eval.samples, spacy_anno_eval.agreement.summary, "
+            "spacy_anno_eval.workflows.benchmark.compare; "
             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))))")
     out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True,
                          cwd=ROOT)
@@ -280,7 +281,7 @@ def test_paired_test_on_a_cluster_is_exactly_in_process(client):
 
 
 def test_agreement_summary_and_compare_evaluations_take_the_client(client):
-    from spacy_anno_eval.agreement import agreement_summary
+    from spacy_anno_eval.agreement.summary import agreement_summary
 
     data = reliability_data(6, annotators=3, units=300)
     assert agreement_summary(data, "ordinal", bootstrap=500, seed=1, client=client) == \
@@ -288,9 +289,9 @@ def test_agreement_summary_and_compare_evaluations_take_the_client(client):
 
     import spacy
 
-    from spacy_anno_eval.benchmark.compare import compare_evaluations
-    from spacy_anno_eval.benchmark.settings import BenchmarkSettings
-    from spacy_anno_eval.engine import evaluate
+    from spacy_anno_eval.spans.engine import evaluate
+    from spacy_anno_eval.workflows.benchmark.compare import compare_evaluations
+    from spacy_anno_eval.workflows.benchmark.settings import BenchmarkSettings
 
     gold = ROOT / "assets" / "demo" / "key.jsonl"
     records = [json.loads(line) for line in gold.read_text(encoding="utf8").splitlines() if line.strip()]

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnnoEvalInputError
+from ..errors import InputError
 from .continuum import Continuum
 from .dissimilarity import Dissimilarity
 
@@ -134,7 +134,7 @@ def candidate_pairs(continuum: Continuum, dissim: Dissimilarity, bound: float) -
                 hi = np.searchsorted(starts_b, c.start[ra] + width, side="right")
             else:
                 if len(ra) * len(rb) > MAX_PAIRS:
-                    raise AnnoEvalInputError(f"alpha = 0 leaves no positional pruning: {len(ra)} x {len(rb)} unit "
+                    raise InputError(f"alpha = 0 leaves no positional pruning: {len(ra)} x {len(rb)} unit "
                                              f"pairs between two annotators is too many; use alpha > 0")
                 lo = np.zeros(len(ra), dtype=np.int64)
                 hi = np.full(len(ra), len(rb), dtype=np.int64)
@@ -435,9 +435,9 @@ def best_alignment(continuum: Continuum, dissim: Dissimilarity | None = None) ->
     dissim = dissim or Dissimilarity()
     n = c.n_annotators
     if n < 2:
-        raise AnnoEvalInputError(f"the continuum has {n} annotator(s); agreement needs at least two")
+        raise InputError(f"the continuum has {n} annotator(s); agreement needs at least two")
     if not len(c):
-        raise AnnoEvalInputError("the continuum has no units; there is nothing to align")
+        raise InputError("the continuum has no units; there is nothing to align")
     de = dissim.delta_empty
     c2 = n * (n - 1) / 2
     pairs = candidate_pairs(c, dissim, saving_bound(n, n, de))

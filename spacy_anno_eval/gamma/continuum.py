@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnnoEvalInputError
+from ..errors import InputError
 
 
 @dataclass
@@ -58,7 +58,7 @@ class Continuum:
         rows = list(units)
         for k, (ann, s, e, _) in enumerate(rows):
             if not float(s) < float(e):
-                raise AnnoEvalInputError(f"{source or 'continuum'}: unit {k + 1} of annotator {ann!r} has start "
+                raise InputError(f"{source or 'continuum'}: unit {k + 1} of annotator {ann!r} has start "
                                          f"{s} >= end {e}; a unit needs start < end")
         names = sorted(set(annotators or ()) | {str(r[0]) for r in rows})
         cats = sorted({str(r[3]) for r in rows})

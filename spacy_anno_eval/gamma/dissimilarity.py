@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnnoEvalInputError
+from ..errors import InputError
 
 CATEGORICAL = ("absolute", "ordinal", "numeric")
 
@@ -54,11 +54,11 @@ class Dissimilarity:
         for name in ("alpha", "beta", "delta_empty"):
             value = getattr(self, name)
             if not np.isfinite(value) or value < 0:
-                raise AnnoEvalInputError(f"{name} must be a finite number >= 0, got {value!r}")
+                raise InputError(f"{name} must be a finite number >= 0, got {value!r}")
         if self.delta_empty == 0:
-            raise AnnoEvalInputError("delta_empty must be > 0 (the cost of leaving a unit unaligned)")
+            raise InputError("delta_empty must be > 0 (the cost of leaving a unit unaligned)")
         if isinstance(self.categorical, str) and self.categorical not in CATEGORICAL:
-            raise AnnoEvalInputError(f"categorical dissimilarity must be one of {', '.join(CATEGORICAL)} or a "
+            raise InputError(f"categorical dissimilarity must be one of {', '.join(CATEGORICAL)} or a "
                                      f"matrix, got {self.categorical!r}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -78,16 +78,16 @@ class Dissimilarity:
         names = list(self.category_names) if self.category_names is not None else list(categories)
         missing = [c for c in categories if c not in names]
         if missing:
-            raise AnnoEvalInputError(f"categories {missing} are not in category_names {names}")
+            raise InputError(f"categories {missing} are not in category_names {names}")
         q = len(names)
         if not isinstance(self.categorical, str):
             m = np.asarray(self.categorical, dtype=float)
             if m.shape != (q, q):
-                raise AnnoEvalInputError(f"the categorical matrix must be {q} x {q} (categories {names}"
+                raise InputError(f"the categorical matrix must be {q} x {q} (categories {names}"
                                          f"{'' if self.category_names is not None else ', sorted'}), got shape "
                                          f"{m.shape}")
             if not np.isfinite(m).all() or (m < 0).any() or np.diagonal(m).any():
-                raise AnnoEvalInputError("the categorical matrix must be finite, >= 0 and 0 on the diagonal")
+                raise InputError("the categorical matrix must be finite, >= 0 and 0 on the diagonal")
         elif self.categorical == "absolute":
             m = 1.0 - np.eye(q)
         else:
@@ -95,12 +95,12 @@ class Dissimilarity:
                 try:
                     p = np.array([float(c) for c in names])
                 except ValueError as err:
-                    raise AnnoEvalInputError(f"numeric categorical dissimilarity needs numbers as categories: "
+                    raise InputError(f"numeric categorical dissimilarity needs numbers as categories: "
                                              f"{err}") from None
             elif self.category_values is not None:
                 p = np.asarray(self.category_values, dtype=float)
                 if p.shape != (q,):
-                    raise AnnoEvalInputError(f"category_values needs one value per category ({q}), got {len(p)}")
+                    raise InputError(f"category_values needs one value per category ({q}), got {len(p)}")
             else:
                 p = np.arange(q, dtype=float)
             m = np.abs(p[:, None] - p[None, :])

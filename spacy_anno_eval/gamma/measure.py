@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnnoEvalInputError
+from ..errors import InputError
 from .alignment import Alignment, best_alignment
 from .continuum import Continuum
 from .dissimilarity import Dissimilarity
@@ -76,7 +76,7 @@ def categorial_disorder(alignment: Alignment, dissim: Dissimilarity, empty_pairs
                         ) -> CategorialDisorder:
     """The γcat / γk sums of ``alignment`` (see the module docstring)."""
     if empty_pairs not in EMPTY_PAIRS:
-        raise AnnoEvalInputError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
+        raise InputError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
     c = alignment.continuum
     q = len(c.categories)
     t = alignment.tuples
@@ -246,13 +246,13 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
         dissimilarity = Dissimilarity(alpha=1.0 if alpha is None else alpha, beta=1.0 if beta is None else beta,
                                       delta_empty=1.0 if delta_empty is None else delta_empty)
     elif any(x is not None for x in (alpha, beta, delta_empty)):
-        raise AnnoEvalInputError("give either dissimilarity or alpha/beta/delta_empty, not both")
+        raise InputError("give either dissimilarity or alpha/beta/delta_empty, not both")
     if n_samples < 2:
-        raise AnnoEvalInputError(f"n_samples must be >= 2 (a spread is needed), got {n_samples}")
+        raise InputError(f"n_samples must be >= 2 (a spread is needed), got {n_samples}")
     if precision is not None and not 0 < precision < 1:
-        raise AnnoEvalInputError(f"precision must be in (0, 1), e.g. 0.02 for 2 %, got {precision}")
+        raise InputError(f"precision must be in (0, 1), e.g. 0.02 for 2 %, got {precision}")
     if not 0 < confidence < 1:
-        raise AnnoEvalInputError(f"confidence must be in (0, 1), got {confidence}")
+        raise InputError(f"confidence must be in (0, 1), got {confidence}")
     if n_jobs is None:
         n_jobs = -1 if len(continuum) >= PARALLEL_UNITS else 1
     if n_jobs == -1:
@@ -265,7 +265,7 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     from ..progress import progress_bar
 
     bar = progress_bar(n_samples, "gamma samples", "sample", enabled=progress)
-    from ..stream import dask_client
+    from ..cluster import dask_client
 
     with dask_client(scheduler, client) as client:
         return _gamma(continuum, dissimilarity, chance, alignment, observed_cat, sampler, n_samples, precision,
@@ -337,7 +337,7 @@ def _as_continuum(data: Any, sets: Sequence[str] | str | None, unit: str) -> Con
 
         return read_continuum(data, sets=sets, unit=unit)
     if sets is None:
-        raise AnnoEvalInputError("spaCy Docs need sets=[...]: one span set per annotator, e.g. "
+        raise InputError("spaCy Docs need sets=[...]: one span set per annotator, e.g. "
                                  "['spans:ann1', 'spans:ann2']")
     from .readers import from_docs
 

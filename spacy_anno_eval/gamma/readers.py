@@ -29,12 +29,12 @@ Formats, with where they come from:
   and its category is the ``ANNOTATION_VALUE``. Tiers without such annotations
   (symbolic tiers, empty tiers) are left out.
 - **spaCy** Docs or a ``.spacy`` DocBin: one annotation set per annotator
-  (selectors ``ents`` / ``spans:<key>``, see :mod:`spacy_anno_eval.annotations`),
+  (selectors ``ents`` / ``spans:<key>``, see :mod:`spacy_anno_eval.annotations.table`),
   positions in characters or tokens; several documents are laid end to end
   on one axis (:func:`from_docs`).
 
 :func:`read_continuum` picks the reader by the file's suffix. Every reader
-raises :class:`~spacy_anno_eval.errors.AnnoEvalInputError` naming the file
+raises :class:`~spacy_anno_eval.errors.InputError` naming the file
 (and line, tier or document) on bad input.
 """
 
@@ -51,9 +51,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import atomic
-from ..annotations import parse_selector
-from ..errors import AnnoEvalInputError, where
+from .. import files
+from ..annotations.table import parse_selector
+from ..errors import InputError, where
 from .continuum import Continuum
 
 PathLike = str | os.PathLike
@@ -73,7 +73,7 @@ def _read_bytes(p: Path) -> bytes:
     try:
         return p.read_bytes()
     except OSError as exc:
-        raise AnnoEvalInputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
+        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
 
 
 def _read_text(p: Path, data: bytes | None = None) -> str:
@@ -84,7 +84,7 @@ def _read_text(p: Path, data: bytes | None = None) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise AnnoEvalInputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start})") from exc
+        raise InputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start})") from exc
 
 
 def _float(text: str) -> float | None:
@@ -120,7 +120,7 @@ def _is_header(start: str, end: str) -> bool:
 def read_csv(path: PathLike, *, delimiter: str = ",") -> Continuum:
     """Read ``annotator,category,start,end`` lines (no header needed; see the module docstring).
 
-    Blank lines are skipped. Raise :class:`AnnoEvalInputError` with the line
+    Blank lines are skipped. Raise :class:`InputError` with the line
     number for a line without 4 fields, a start or end that is not a finite
     number, ``start >= end`` or an empty annotator, and for a file without units.
     """
@@ -136,7 +136,7 @@ def read_csv(path: PathLike, *, delimiter: str = ",") -> Continuum:
                 continue
             at = where(src, line=reader.line_num)
             if len(row) != 4:
-                raise AnnoEvalInputError(f"{at}: {len(row)} field{'s' if len(row) != 1 else ''}, expected 4 "
+                raise InputError(f"{at}: {len(row)} field{'s' if len(row) != 1 else ''}, expected 4 "
                                          f"(annotator, category, start, end) separated by {sep}")
             annotator, category, start_text, end_text = row
             if first:
@@ -148,19 +148,19 @@ def read_csv(path: PathLike, *, delimiter: str = ",") -> Continuum:
                 value = _float(cell)
                 if value is None or not math.isfinite(value):
                     finite = "finite " if value is not None else ""
-                    raise AnnoEvalInputError(f"{at}: {name} {cell!r} is not a {finite}number")
+                    raise InputError(f"{at}: {name} {cell!r} is not a {finite}number")
                 numbers.append(value)
             start, end = numbers
             if not annotator.strip():
-                raise AnnoEvalInputError(f"{at}: empty annotator (the first field names who made the unit)")
+                raise InputError(f"{at}: empty annotator (the first field names who made the unit)")
             if not start < end:
-                raise AnnoEvalInputError(f"{at}: start {start_text.strip()} >= end {end_text.strip()}; "
+                raise InputError(f"{at}: start {start_text.strip()} >= end {end_text.strip()}; "
                                          f"a unit needs start < end")
             units.append((annotator, start, end, category))
     except csv.Error as exc:
-        raise AnnoEvalInputError(f"{where(src, line=reader.line_num)}: unreadable CSV ({exc})") from exc
+        raise InputError(f"{where(src, line=reader.line_num)}: unreadable CSV ({exc})") from exc
     if not units:
-        raise AnnoEvalInputError(f"{src}: no units (empty file); expected lines annotator{delimiter}category"
+        raise InputError(f"{src}: no units (empty file); expected lines annotator{delimiter}category"
                                  f"{delimiter}start{delimiter}end")
     return Continuum.from_units(units, source=src)
 
@@ -177,7 +177,7 @@ def write_csv(continuum: Continuum, path: PathLike, *, delimiter: str = ",") -> 
     writer = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
     for annotator, start, end, category in continuum.units():
         writer.writerow([annotator, category, _format_number(start), _format_number(end)])
-    return atomic.write_text(path, buf.getvalue())
+    return files.write_text(path, buf.getvalue())
 
 
 # ---------------------------------------------------------------------------
@@ -187,20 +187,20 @@ def write_csv(continuum: Continuum, path: PathLike, *, delimiter: str = ",") -> 
 def _units_from_json(items: Any, source: str) -> Continuum:
     """A continuum from a JSON list of ``{annotator, start, end, category}`` objects."""
     if not isinstance(items, list):
-        raise AnnoEvalInputError(f"{source}: expected a list of units, got {type(items).__name__}")
+        raise InputError(f"{source}: expected a list of units, got {type(items).__name__}")
     units: list[Unit] = []
     for k, item in enumerate(items, 1):
         if not isinstance(item, dict) or not {"annotator", "start", "end", "category"} <= item.keys():
-            raise AnnoEvalInputError(f"{source}, unit {k}: expected an object with annotator, start, end, "
+            raise InputError(f"{source}, unit {k}: expected an object with annotator, start, end, "
                                      f"category; got {item!r}")
         annotator, start, end, category = item["annotator"], item["start"], item["end"], item["category"]
         for name, value in (("start", start), ("end", end)):
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise AnnoEvalInputError(f"{source}, unit {k}: {name} {value!r} is not a finite number")
+                raise InputError(f"{source}, unit {k}: {name} {value!r} is not a finite number")
         if not str(annotator if annotator is not None else "").strip():
-            raise AnnoEvalInputError(f"{source}, unit {k}: empty annotator")
+            raise InputError(f"{source}, unit {k}: empty annotator")
         if not start < end:
-            raise AnnoEvalInputError(f"{source}, unit {k}: start {start} >= end {end}; a unit needs start < end")
+            raise InputError(f"{source}, unit {k}: start {start} >= end {end}; a unit needs start < end")
         units.append((str(annotator), float(start), float(end), "" if category is None else str(category)))
     return Continuum.from_units(units, source=source)
 
@@ -211,10 +211,10 @@ def read_fixture(path: PathLike) -> tuple[Continuum, dict[str, Any]]:
     try:
         data = json.loads(_read_text(p))
     except json.JSONDecodeError as exc:
-        raise AnnoEvalInputError(f"{where(str(p), line=exc.lineno)}: invalid JSON ({exc.msg} at column "
+        raise InputError(f"{where(str(p), line=exc.lineno)}: invalid JSON ({exc.msg} at column "
                                  f"{exc.colno})") from exc
     if not isinstance(data, dict) or "continuum" not in data:
-        raise AnnoEvalInputError(f"{p}: not a γ fixture: expected a JSON object with a 'continuum' list of "
+        raise InputError(f"{p}: not a γ fixture: expected a JSON object with a 'continuum' list of "
                                  f"{{annotator, start, end, category}}")
     return _units_from_json(data["continuum"], f"{p}, continuum"), data
 
@@ -231,11 +231,11 @@ def fixture_samples(data: dict[str, Any] | PathLike) -> list[Continuum]:
         data = read_fixture(data)[1]
     samples = (data.get("tier2") or {}).get("sampledContinua") if isinstance(data, dict) else None
     if not isinstance(samples, list):
-        raise AnnoEvalInputError(f"{source}: no tier2.sampledContinua list in this fixture")
+        raise InputError(f"{source}: no tier2.sampledContinua list in this fixture")
     out = []
     for k, sample in enumerate(samples):
         if not isinstance(sample, dict) or "units" not in sample:
-            raise AnnoEvalInputError(f"{source}: tier2.sampledContinua[{k}] has no 'units' list")
+            raise InputError(f"{source}: tier2.sampledContinua[{k}] has no 'units' list")
         out.append(_units_from_json(sample["units"], f"{source}, tier2.sampledContinua[{k}]"))
     return out
 
@@ -252,14 +252,14 @@ def parse_sets(sets: str | Iterable[str] | None) -> list[str]:
         items = [part.strip() for s in ([sets] if isinstance(sets, str) else sets) for part in str(s).split(";")]
         items = [s for s in items if s]
     if not items:
-        raise AnnoEvalInputError("no annotation sets given: pass one selector per annotator, "
+        raise InputError("no annotation sets given: pass one selector per annotator, "
                                  "e.g. --sets 'spans:ann1;spans:ann2'")
     for s in items:
         parse_selector(s)
     seen: set[str] = set()
     for s in items:
         if s in seen:
-            raise AnnoEvalInputError(f"annotation set {s!r} given twice; each annotator needs its own set")
+            raise InputError(f"annotation set {s!r} given twice; each annotator needs its own set")
         seen.add(s)
     return items
 
@@ -281,7 +281,7 @@ def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str], *, unit
         return read_docbin(docs, sets, unit=unit)
     selectors = parse_sets(sets)
     if unit not in UNITS:
-        raise AnnoEvalInputError(f"unknown unit {unit!r}: use 'char' or 'token'")
+        raise InputError(f"unknown unit {unit!r}: use 'char' or 'token'")
     kinds = [parse_selector(s) for s in selectors]
     units: list[Unit] = []
     offset = 0
@@ -292,7 +292,7 @@ def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str], *, unit
                 s, e = (span.start_char, span.end_char) if unit == "char" else (span.start, span.end)
                 if not s < e:
                     doc_id = doc.user_data.get("doc_id", doc.user_data.get("id", d))
-                    raise AnnoEvalInputError(f"{where(source, doc_id, span=(s, e))}: empty span in {selector!r} "
+                    raise InputError(f"{where(source, doc_id, span=(s, e))}: empty span in {selector!r} "
                                              f"(label {span.label_!r}); a unit needs start < end")
                 units.append((selector, offset + s, offset + e, span.label_))
         offset += (len(doc.text) if unit == "char" else len(doc)) + 1
@@ -308,16 +308,16 @@ def read_docbin(path: PathLike, sets: str | Iterable[str], *, unit: str = "char"
 
     parse_sets(sets)
     if unit not in UNITS:
-        raise AnnoEvalInputError(f"unknown unit {unit!r}: use 'char' or 'token'")
+        raise InputError(f"unknown unit {unit!r}: use 'char' or 'token'")
     vocab = spacy.blank("xx").vocab
     docs: list[Any] = []
     for f in docbin_files(path):
         try:
             docs.extend(DocBin().from_disk(f).get_docs(vocab))
         except OSError as exc:
-            raise AnnoEvalInputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
+            raise InputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
         except Exception as exc:  # zlib, msgpack, missing keys
-            raise AnnoEvalInputError(f"{f}: not a spaCy DocBin ({type(exc).__name__}: {exc})") from exc
+            raise InputError(f"{f}: not a spaCy DocBin ({type(exc).__name__}: {exc})") from exc
     return from_docs(docs, sets, unit=unit, source=str(path))
 
 
@@ -352,7 +352,7 @@ class _PraatTokens:
         for m in _PRAAT_TOKEN.finditer(text):
             kind = m.lastgroup
             if kind == "other" and m.group() == '"':
-                raise AnnoEvalInputError(f"{where(source, line=_line_of(text, m.start()))}: unterminated string")
+                raise InputError(f"{where(source, line=_line_of(text, m.start()))}: unterminated string")
             if kind in ("str", "num", "flag", "word", "bad"):
                 value = m.group(kind).replace('""', '"') if kind == "str" else m.group(kind)
                 self.values.append((kind, value, m.start(kind)))
@@ -360,10 +360,10 @@ class _PraatTokens:
 
     def _next(self, kind: str, what: str) -> tuple[str, int]:
         if self.i >= len(self.values):
-            raise AnnoEvalInputError(f"{self.source}: file ends where {what} was expected (truncated TextGrid?)")
+            raise InputError(f"{self.source}: file ends where {what} was expected (truncated TextGrid?)")
         k, value, pos = self.values[self.i]
         if k != kind:
-            raise AnnoEvalInputError(f"{where(self.source, line=_line_of(self.text, pos))}: expected {what}, "
+            raise InputError(f"{where(self.source, line=_line_of(self.text, pos))}: expected {what}, "
                                      f"found {value!r}")
         self.i += 1
         return value, pos
@@ -377,7 +377,7 @@ class _PraatTokens:
     def count(self, what: str) -> int:
         value, pos = self._next("num", what)
         if not re.fullmatch(r"\+?\d+", value):
-            raise AnnoEvalInputError(f"{where(self.source, line=_line_of(self.text, pos))}: {what} {value!r} is "
+            raise InputError(f"{where(self.source, line=_line_of(self.text, pos))}: {what} {value!r} is "
                                      f"not a count")
         return int(value)
 
@@ -401,17 +401,17 @@ def read_textgrid(path: PathLike) -> Continuum:
     src = str(p)
     data = _read_bytes(p)
     if data.startswith(b"ooBinaryFile"):
-        raise AnnoEvalInputError(f"{src}: a binary Praat file; save the TextGrid as a text file in Praat")
+        raise InputError(f"{src}: a binary Praat file; save the TextGrid as a text file in Praat")
     text = _read_text(p, data)
     tokens = _PraatTokens(text, src)
     first = tokens.values[0] if tokens.values else ("", "", 0)
     if first[:2] != ("str", "ooTextFile"):
-        raise AnnoEvalInputError(f"{src}: not a Praat TextGrid text file (it should start with "
+        raise InputError(f"{src}: not a Praat TextGrid text file (it should start with "
                                  f'File type = "ooTextFile"; found {first[1]!r})')
     tokens.i = 1
     object_class = tokens.string('Object class "TextGrid"')
     if not object_class.startswith("TextGrid"):
-        raise AnnoEvalInputError(f"{src}: a Praat {object_class!r}, not a TextGrid")
+        raise InputError(f"{src}: a Praat {object_class!r}, not a TextGrid")
     tokens.number("xmin")
     tokens.number("xmax")
     n_tiers = tokens.count("number of tiers") if tokens.flag("<exists>") == "<exists>" else 0
@@ -425,7 +425,7 @@ def read_textgrid(path: PathLike) -> Continuum:
         size = tokens.count(f"the size of tier {name!r}")
         if tier_class == "IntervalTier":
             if name in names:
-                raise AnnoEvalInputError(f"{where(src, line=tokens.line())}: a second tier named {name!r}; "
+                raise InputError(f"{where(src, line=tokens.line())}: a second tier named {name!r}; "
                                          f"tier names are the annotators and must differ")
             names.append(name)
             for k in range(1, size + 1):
@@ -436,7 +436,7 @@ def read_textgrid(path: PathLike) -> Continuum:
                 if not label.strip():
                     continue
                 if not xmin < xmax:
-                    raise AnnoEvalInputError(f"{where(src, line=line)}: interval {k} of tier {name!r} "
+                    raise InputError(f"{where(src, line=line)}: interval {k} of tier {name!r} "
                                              f"has xmin {xmin} >= xmax {xmax}")
                 units.append((name, xmin, xmax, label))
         elif tier_class == "TextTier":
@@ -444,10 +444,10 @@ def read_textgrid(path: PathLike) -> Continuum:
                 tokens.number(f"the time of point {k} of tier {name!r}")
                 tokens.string(f"the mark of point {k} of tier {name!r}")
         else:
-            raise AnnoEvalInputError(f"{where(src, line=tokens.line())}: unknown tier class {tier_class!r}; "
+            raise InputError(f"{where(src, line=tokens.line())}: unknown tier class {tier_class!r}; "
                                      f"expected 'IntervalTier' or 'TextTier'")
     if not names:
-        raise AnnoEvalInputError(f"{src}: no IntervalTier, so no annotators")
+        raise InputError(f"{src}: no IntervalTier, so no annotators")
     return Continuum.from_units(units, annotators=names, source=src)
 
 
@@ -467,27 +467,27 @@ def read_eaf(path: PathLike) -> Continuum:
     try:
         root = ET.parse(p).getroot()
     except ET.ParseError as exc:
-        raise AnnoEvalInputError(f"{where(src, line=exc.position[0])}: invalid XML ({exc})") from exc
+        raise InputError(f"{where(src, line=exc.position[0])}: invalid XML ({exc})") from exc
     except OSError as exc:
-        raise AnnoEvalInputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
+        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     if root.tag.rsplit("}", 1)[-1] != "ANNOTATION_DOCUMENT":
-        raise AnnoEvalInputError(f"{src}: not an ELAN file (root element {root.tag!r}, expected ANNOTATION_DOCUMENT)")
+        raise InputError(f"{src}: not an ELAN file (root element {root.tag!r}, expected ANNOTATION_DOCUMENT)")
     slots: dict[str, float | None] = {}
     for slot in root.iterfind("{*}TIME_ORDER/{*}TIME_SLOT"):
         value = slot.get("TIME_VALUE")
         ms = _float(value) if value is not None else None
         if value is not None and (ms is None or not math.isfinite(ms)):
-            raise AnnoEvalInputError(f"{src}: TIME_SLOT {slot.get('TIME_SLOT_ID')!r} has TIME_VALUE {value!r}, "
+            raise InputError(f"{src}: TIME_SLOT {slot.get('TIME_SLOT_ID')!r} has TIME_VALUE {value!r}, "
                                      f"not a number of milliseconds")
         slots[slot.get("TIME_SLOT_ID", "")] = ms
 
     def seconds(ref: str | None, tier: str, ann_id: str | None) -> float:
         if ref not in slots:
-            raise AnnoEvalInputError(f"{src}: annotation {ann_id!r} of tier {tier!r} refers to time slot {ref!r}, "
+            raise InputError(f"{src}: annotation {ann_id!r} of tier {tier!r} refers to time slot {ref!r}, "
                                      f"which TIME_ORDER does not define")
         ms = slots[ref]
         if ms is None:
-            raise AnnoEvalInputError(f"{src}: annotation {ann_id!r} of tier {tier!r} uses the unaligned time slot "
+            raise InputError(f"{src}: annotation {ann_id!r} of tier {tier!r} uses the unaligned time slot "
                                      f"{ref!r} (no TIME_VALUE); align it in ELAN")
         return ms / 1000.0
 
@@ -499,20 +499,20 @@ def read_eaf(path: PathLike) -> Continuum:
         if not annotations:
             continue
         if not tier_id.strip():
-            raise AnnoEvalInputError(f"{src}: a tier with annotations has no TIER_ID")
+            raise InputError(f"{src}: a tier with annotations has no TIER_ID")
         if tier_id in names:
-            raise AnnoEvalInputError(f"{src}: two tiers with TIER_ID {tier_id!r}")
+            raise InputError(f"{src}: two tiers with TIER_ID {tier_id!r}")
         names.add(tier_id)
         for ann in annotations:
             ann_id = ann.get("ANNOTATION_ID")
             start = seconds(ann.get("TIME_SLOT_REF1"), tier_id, ann_id)
             end = seconds(ann.get("TIME_SLOT_REF2"), tier_id, ann_id)
             if not start < end:
-                raise AnnoEvalInputError(f"{src}: annotation {ann_id!r} of tier {tier_id!r} has start {start} s "
+                raise InputError(f"{src}: annotation {ann_id!r} of tier {tier_id!r} has start {start} s "
                                          f">= end {end} s")
             units.append((tier_id, start, end, ann.findtext("{*}ANNOTATION_VALUE") or ""))
     if not units:
-        raise AnnoEvalInputError(f"{src}: no time-aligned annotations (ALIGNABLE_ANNOTATION) in any tier")
+        raise InputError(f"{src}: no time-aligned annotations (ALIGNABLE_ANNOTATION) in any tier")
     return Continuum.from_units(units, source=src)
 
 
@@ -533,17 +533,17 @@ def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[st
     if fmt == "auto":
         fmt = "spacy" if p.is_dir() else _SUFFIX_FORMAT.get(p.suffix.lower(), "")
         if not fmt:
-            raise AnnoEvalInputError(f"{p}: cannot tell the format from the suffix {p.suffix!r}; use one of "
+            raise InputError(f"{p}: cannot tell the format from the suffix {p.suffix!r}; use one of "
                                      f"{', '.join(sorted(_SUFFIX_FORMAT))} or name the format")
     elif fmt not in FORMATS:
-        raise AnnoEvalInputError(f"unknown continuum format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise InputError(f"unknown continuum format {fmt!r}; use one of {', '.join(FORMATS)}")
     if fmt == "spacy":
         if not sets:
-            raise AnnoEvalInputError(f"{p}: a spaCy DocBin holds no annotator names; pass --sets with one "
+            raise InputError(f"{p}: a spaCy DocBin holds no annotator names; pass --sets with one "
                                      f"selector per annotator, e.g. --sets 'spans:ann1;spans:ann2'")
         return read_docbin(p, sets, unit=unit)
     if sets:
-        raise AnnoEvalInputError(f"{p}: --sets applies to spaCy input only; a {fmt} file names its annotators")
+        raise InputError(f"{p}: --sets applies to spaCy input only; a {fmt} file names its annotators")
     if fmt in ("csv", "tsv"):
         return read_csv(p, delimiter="\t" if fmt == "tsv" else ",")
     if fmt == "json":

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import AnnoEvalInputError
+from ..errors import InputError
 from .continuum import Continuum
 
 SAMPLERS = ("statistical", "shuffle")
@@ -52,7 +52,7 @@ class StatisticalSampler:
     @classmethod
     def from_continuum(cls, c: Continuum, annotators: list[str] | None = None) -> StatisticalSampler:
         if not len(c):
-            raise AnnoEvalInputError("cannot sample from an empty continuum")
+            raise InputError("cannot sample from an empty continuum")
         offsets = c.offsets()
         gaps = [0.0]
         for a in range(c.n_annotators):
@@ -103,11 +103,11 @@ class ShuffleSampler:
     @classmethod
     def from_continuum(cls, c: Continuum, annotators: list[str] | None = None) -> ShuffleSampler:
         if not len(c):
-            raise AnnoEvalInputError("cannot sample from an empty continuum")
+            raise InputError("cannot sample from an empty continuum")
         chosen = annotators or c.annotators
         missing = [a for a in chosen if a not in c.annotators]
         if missing:
-            raise AnnoEvalInputError(f"annotators {missing} are not in the continuum")
+            raise InputError(f"annotators {missing} are not in the continuum")
         return cls(c, tuple(c.annotators.index(a) for a in chosen))
 
     def sample(self, rng: np.random.Generator) -> Continuum:
@@ -158,7 +158,7 @@ def make_sampler(kind: str, continuum: Continuum, annotators: list[str] | None =
         return StatisticalSampler.from_continuum(continuum, annotators)
     if kind == "shuffle":
         return ShuffleSampler.from_continuum(continuum, annotators)
-    raise AnnoEvalInputError(f"sampler must be one of {', '.join(SAMPLERS)}, got {kind!r}")
+    raise InputError(f"sampler must be one of {', '.join(SAMPLERS)}, got {kind!r}")
 
 
 def sample_seeds(seed: int, start: int, stop: int) -> list[np.random.SeedSequence]:

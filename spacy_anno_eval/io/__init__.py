@@ -1,4 +1,4 @@
-"""Readers: turn files into a :class:`~spacy_anno_eval.annotations.Corpus`.
+"""Readers: turn files into a :class:`~spacy_anno_eval.annotations.table.Corpus`.
 
 Built-in formats (name: suffixes):
 
@@ -33,8 +33,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from ..annotations import Corpus
-from ..errors import AnnoEvalInputError
+from ..annotations.table import Corpus
+from ..errors import InputError
 
 Reader = Callable[..., Corpus]
 
@@ -86,7 +86,7 @@ def get_reader(name: str) -> Reader:
     if name in _BUILTIN:
         module, func, _ = _BUILTIN[name]
         return getattr(import_module(f"{__name__}.{module}"), func)
-    raise AnnoEvalInputError(f"unknown format {name!r}: use auto or one of {', '.join(formats())}")
+    raise InputError(f"unknown format {name!r}: use auto or one of {', '.join(formats())}")
 
 
 def detect_format(path: str | os.PathLike) -> str:
@@ -98,7 +98,7 @@ def detect_format(path: str | os.PathLike) -> str:
             return "brat"
         if any(p.glob("*.spacy")):
             return "docbin"
-        raise AnnoEvalInputError(f"{p}: cannot tell the format of this folder (no .ann or .spacy files); "
+        raise InputError(f"{p}: cannot tell the format of this folder (no .ann or .spacy files); "
                                  f"pass --format")
     suffix = p.suffix.lower()
     if suffix == ".txt" and p.with_suffix(".ann").exists():
@@ -109,7 +109,7 @@ def detect_format(path: str | os.PathLike) -> str:
     for name, (_, _, found) in _BUILTIN.items():
         if suffix in found:
             return name
-    raise AnnoEvalInputError(f"{p}: cannot tell the format from the suffix {suffix!r}; pass --format "
+    raise InputError(f"{p}: cannot tell the format from the suffix {suffix!r}; pass --format "
                              f"({', '.join(formats())})")
 
 
@@ -119,16 +119,16 @@ def read_corpus(path: str | os.PathLike, format: str = "auto", *, selectors: Seq
 
     ``format="auto"`` picks the reader by suffix (:func:`detect_format`);
     ``options`` go to the reader (for CoNLL: ``scheme``, ``strict``, ...).
-    Raise :class:`AnnoEvalInputError` for a missing file or, unless
+    Raise :class:`InputError` for a missing file or, unless
     ``allow_empty`` (one shard of many may be empty), an empty corpus.
     """
     p = Path(path)
     if not p.exists():
-        raise AnnoEvalInputError(f"{p}: no such file or folder")
+        raise InputError(f"{p}: no such file or folder")
     name = detect_format(p) if format == "auto" else format
     corpus = get_reader(name)(p, selectors=tuple(selectors), features=features, **options)
     if not len(corpus) and not allow_empty:
-        raise AnnoEvalInputError(f"{p}: the corpus has no documents (read as {name})")
+        raise InputError(f"{p}: the corpus has no documents (read as {name})")
     return corpus
 
 

@@ -19,7 +19,7 @@ Choices:
 - the ``.ann`` text must equal the ``.txt`` slice (for a discontinuous span,
   the fragments joined by one space, as brat writes them); line ends in the
   slice (CRLF, LF, CR) compare equal to spaces, since an ``.ann`` line cannot
-  hold one. A mismatch raises :class:`AnnoEvalInputError` naming file, line
+  hold one. A mismatch raises :class:`InputError` naming file, line
   and span. A ``T`` line without a text field is not checked;
 - the ``.txt`` is read without newline translation, so offsets count a CRLF
   as two characters, as brat does;
@@ -37,15 +37,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..annotations import Corpus, SpanTable, SpanTableBuilder
-from ..errors import AnnoEvalInputError, where
+from ..annotations.table import Corpus, SpanTable, SpanTableBuilder
+from ..errors import DiscontinuousSpanWarning, InputError, where
 
 IGNORED_KINDS = ("R", "E", "N", "*", "#")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
-
-
-class DiscontinuousSpanWarning(UserWarning):
-    """A discontinuous brat span was read as one span from its first start to its last end."""
 
 
 def brat_files(path: str | os.PathLike) -> list[tuple[Path, Path]]:
@@ -54,17 +50,17 @@ def brat_files(path: str | os.PathLike) -> list[tuple[Path, Path]]:
     if p.is_dir():
         anns = sorted(p.glob("*.ann"))
         if not anns:
-            raise AnnoEvalInputError(f"{p}: no .ann files in this folder")
+            raise InputError(f"{p}: no .ann files in this folder")
     elif p.suffix.lower() in (".ann", ".txt"):
         anns = [p.with_suffix(".ann")]
     else:
-        raise AnnoEvalInputError(f"{p}: a brat document is an .ann file (with its .txt) or a folder of them")
+        raise InputError(f"{p}: a brat document is an .ann file (with its .txt) or a folder of them")
     pairs = []
     for ann in anns:
         txt = ann.with_suffix(".txt")
         for f in (ann, txt):
             if not f.is_file():
-                raise AnnoEvalInputError(f"{f}: missing (a brat document needs both {ann.name} and {txt.name})")
+                raise InputError(f"{f}: missing (a brat document needs both {ann.name} and {txt.name})")
         pairs.append((ann, txt))
     return pairs
 
@@ -75,7 +71,7 @@ def _read_text(path: Path, encoding: str) -> str:
         with open(path, encoding=encoding, newline="") as f:
             return f.read()
     except UnicodeDecodeError as err:
-        raise AnnoEvalInputError(f"{path}: not {encoding} text ({err})") from None
+        raise InputError(f"{path}: not {encoding} text ({err})") from None
 
 
 def _parse_offsets(field: str, source: str, lineno: int) -> list[tuple[int, int]]:
@@ -84,7 +80,7 @@ def _parse_offsets(field: str, source: str, lineno: int) -> list[tuple[int, int]
     for part in field.split(";"):
         bits = part.split()
         if len(bits) != 2 or not all(b.lstrip("-").isdigit() for b in bits):
-            raise AnnoEvalInputError(f"{where(source, line=lineno)}: bad offsets {field!r}; "
+            raise InputError(f"{where(source, line=lineno)}: bad offsets {field!r}; "
                                      f"expected 'START END' or 'START END;START END...'")
         fragments.append((int(bits[0]), int(bits[1])))
     return fragments
@@ -106,20 +102,20 @@ class _Span:
 def _text_bound(fields: list[str], text: str, source: str, lineno: int) -> tuple[_Span, bool]:
     """A ``T`` line -> its span, and whether it was discontinuous."""
     if len(fields) < 2 or not fields[1].strip():
-        raise AnnoEvalInputError(f"{where(source, line=lineno)}: a T line needs 'ID<TAB>Label START END"
+        raise InputError(f"{where(source, line=lineno)}: a T line needs 'ID<TAB>Label START END"
                                  f"<TAB>text'")
     label, _, offsets = fields[1].strip().partition(" ")
     fragments = _parse_offsets(offsets, source, lineno)
     for s, e in fragments:
         if not 0 <= s < e <= len(text):
-            raise AnnoEvalInputError(
+            raise InputError(
                 f"{where(source, line=lineno, span=(s, e))}: offsets outside the text of "
                 f"{len(text)} characters (or start >= end)")
     if len(fields) >= 3:
         expected = " ".join(text[s:e] for s, e in fragments)
         if not _same_text(expected, fields[2]):
             crlf = " (the .txt has CRLF line ends; were the offsets computed on LF text?)" if "\r\n" in text else ""
-            raise AnnoEvalInputError(
+            raise InputError(
                 f"{where(source, line=lineno, span=(fragments[0][0], fragments[-1][1]))}: the .ann text "
                 f"{fields[2]!r} differs from the .txt text {expected!r} at these offsets{crlf}")
     start = min(s for s, _ in fragments)
@@ -132,13 +128,13 @@ def _attribute(fields: list[str], spans: dict[str, _Span], source: str, lineno: 
     """An ``A``/``M`` line -> a feature of its target span (events' attributes are ignored)."""
     parts = fields[1].split() if len(fields) > 1 else []
     if len(parts) not in (2, 3):
-        raise AnnoEvalInputError(f"{where(source, line=lineno)}: an attribute line needs "
+        raise InputError(f"{where(source, line=lineno)}: an attribute line needs "
                                  f"'ID<TAB>Name TARGET [VALUE]', got {fields!r}")
     name, target = parts[0], parts[1]
     if not target.startswith("T"):
         return
     if target not in spans:
-        raise AnnoEvalInputError(f"{where(source, line=lineno)}: attribute {fields[0]} names {target}, "
+        raise InputError(f"{where(source, line=lineno)}: attribute {fields[0]} names {target}, "
                                  f"which is not a text-bound annotation of this file")
     if name in keep:
         spans[target].features[name] = parts[2] if len(parts) == 3 else True
@@ -163,13 +159,13 @@ def read_ann(ann_text: str, text: str, source: str = "",
         kind = ident[:1]
         if kind == "T":
             if ident in spans:
-                raise AnnoEvalInputError(f"{where(source, line=lineno)}: the id {ident} is used twice")
+                raise InputError(f"{where(source, line=lineno)}: the id {ident} is used twice")
             spans[ident], broken = _text_bound(fields, text, source, lineno)
             discontinuous += broken
         elif kind in ("A", "M"):
             attributes.append((lineno, fields))
         elif kind not in IGNORED_KINDS:
-            raise AnnoEvalInputError(f"{where(source, line=lineno)}: unknown brat annotation id {ident!r} "
+            raise InputError(f"{where(source, line=lineno)}: unknown brat annotation id {ident!r} "
                                      f"(expected T, A, M, R, E, N, * or #)")
     for lineno, fields in attributes:
         _attribute(fields, spans, source, lineno, keep)

@@ -58,8 +58,8 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
-from ..annotations import Corpus
-from ..errors import AnnoEvalInputError
+from ..annotations.table import Corpus
+from ..errors import InputError
 from . import detect_format, get_reader
 from .conll import (
     DOCSTART,
@@ -109,11 +109,11 @@ def plan_chunks(path: str | os.PathLike, fmt: str = "auto", docs_per_chunk: int 
     options that :func:`read_chunk` will get; the plan uses ``encoding`` and,
     for CoNLL, ``sep``, ``token_column``, ``column`` and ``selectors`` (which
     decide what a ``-DOCSTART-`` line or a blank line is), and ignores the
-    others. Raise :class:`AnnoEvalInputError` for ``docs_per_chunk < 1`` or
+    others. Raise :class:`InputError` for ``docs_per_chunk < 1`` or
     an unreadable file.
     """
     if not isinstance(docs_per_chunk, numbers.Integral) or docs_per_chunk < 1:
-        raise AnnoEvalInputError(f"{path}: docs_per_chunk must be a positive integer, got {docs_per_chunk!r}")
+        raise InputError(f"{path}: docs_per_chunk must be a positive integer, got {docs_per_chunk!r}")
     source = str(path)
     name = detect_format(source) if fmt == "auto" else fmt
     encoding = options.get("encoding", "utf-8")
@@ -141,7 +141,7 @@ def read_chunk(chunk: Chunk, *, selectors: Sequence[str] = ("ents",), features: 
         return _read_whole(chunk, tuple(selectors), features, options)
     encoding = options.get("encoding", "utf-8")
     if (chunk.start or chunk.end is not None) and not _cuts_after_newline(encoding):
-        raise AnnoEvalInputError(f"{chunk.path}: a file in {encoding} cannot be read in pieces; "
+        raise InputError(f"{chunk.path}: a file in {encoding} cannot be read in pieces; "
                                  f"plan the chunks with encoding={encoding!r} (one whole-file chunk)")
     data = _read_range(chunk)
     if chunk.fmt == "jsonl":
@@ -403,7 +403,7 @@ def _read_whole(chunk: Chunk, selectors: tuple[str, ...], features: Sequence[str
                 options: dict[str, Any]) -> tuple[Corpus, list[str | None]]:
     """A whole-file chunk read by the format's own reader; its ids count as found."""
     if chunk.start or chunk.end is not None:
-        raise AnnoEvalInputError(f"{chunk.path}: the format {chunk.fmt!r} is read whole, but the chunk is "
+        raise InputError(f"{chunk.path}: the format {chunk.fmt!r} is read whole, but the chunk is "
                                  f"bytes [{chunk.start}, {chunk.end}); plan it with plan_chunks")
     corpus = get_reader(chunk.fmt)(chunk.path, selectors=selectors, features=features, **options)
     return corpus, list(corpus.doc_ids)
@@ -421,7 +421,7 @@ def _conll_text(data: bytes, chunk: Chunk, encoding: str) -> str:
     try:
         text = data.decode(_range_encoding(encoding, chunk.start))
     except UnicodeDecodeError as err:
-        raise AnnoEvalInputError(f"{chunk.path}: not {encoding} text ({_decode_error(err, chunk.start)}); "
+        raise InputError(f"{chunk.path}: not {encoding} text ({_decode_error(err, chunk.start)}); "
                                  f"pass encoding=...") from None
     if not chunk.start:
         text = text.removeprefix("\ufeff")
@@ -440,11 +440,11 @@ def _decode_error(err: UnicodeDecodeError, offset: int) -> str:
 
 
 def _open(path: str) -> io.BufferedReader:
-    """The file, binary; :class:`AnnoEvalInputError` when it cannot be opened."""
+    """The file, binary; :class:`InputError` when it cannot be opened."""
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise AnnoEvalInputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
 # ---------------------------------------------------------------------------

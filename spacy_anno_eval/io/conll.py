@@ -60,8 +60,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..annotations import INDEX, Corpus, SpanTable
-from ..errors import AnnoEvalInputError, where
+from ..annotations.table import INDEX, Corpus, SpanTable
+from ..errors import InputError, where
 
 DOCSTART = "-DOCSTART-"
 
@@ -213,7 +213,7 @@ class _Parsed:
         self.tokens = [r[token_column] for r in self.rows]
         if "" in self.tokens:
             i = self.tokens.index("")
-            raise AnnoEvalInputError(f"{where(source, line=self.lines[i])}: empty token")
+            raise InputError(f"{where(source, line=self.lines[i])}: empty token")
         self.columns = {c: _Column(c, self.rows) for c in columns}
         self.rows = []
 
@@ -223,7 +223,7 @@ def _normalise_scheme(scheme: str, source: str) -> str:
     upper = str(scheme).upper()
     name = ALIASES.get(upper, upper)
     if name not in ALLOWED:
-        raise AnnoEvalInputError(f"{source}: unknown tagging scheme {scheme!r}; use one of "
+        raise InputError(f"{source}: unknown tagging scheme {scheme!r}; use one of "
                                  f"auto, IOB1, IOB2, IOE, IOE1, IOE2, IOBES, BILOU")
     return name
 
@@ -236,7 +236,7 @@ def _selector_columns(selectors: Sequence[str], column: int, source: str) -> dic
             try:
                 out[sel] = int(sel[len("column:"):])
             except ValueError:
-                raise AnnoEvalInputError(f"{source}: bad selector {sel!r}; use column:N with an integer N "
+                raise InputError(f"{source}: bad selector {sel!r}; use column:N with an integer N "
                                          f"(negative counts from the last column)") from None
         else:
             out[sel] = int(column)
@@ -328,7 +328,7 @@ def _parse_lines(text: str, source: str, columns: Sequence[int], token_column: i
         n = len(fields)
         if n_fields:
             if n != n_fields:
-                raise AnnoEvalInputError(
+                raise InputError(
                     f"{where(source, line=lineno)}: {n} columns, but the sentence's earlier lines have "
                     f"{n_fields}: {line!r} (check the separator, or a token that contains a space; "
                     f"pass sep='\\t' for tab-separated files)")
@@ -345,7 +345,7 @@ def _parse_lines(text: str, source: str, columns: Sequence[int], token_column: i
                 pending_doc_id = m.group(1)
             continue
         if not -n <= token_column < n:
-            raise AnnoEvalInputError(f"{where(source, line=lineno)}: no token column {token_column} in a "
+            raise InputError(f"{where(source, line=lineno)}: no token column {token_column} in a "
                                      f"line of {n} columns: {line!r}")
         if fields[token_column] == DOCSTART:
             out.has_docstart = True
@@ -375,7 +375,7 @@ def _check_columns(fields: list[str], columns: Sequence[int], token_column: int,
     n = len(fields)
     for c in columns:
         if not -n <= c < n or c % n == token_column % n:
-            raise AnnoEvalInputError(
+            raise InputError(
                 f"{where(source, line=lineno)}: no tag column {c} in a line of {n} columns "
                 f"(the token is column {token_column}): {line!r}")
 
@@ -413,7 +413,7 @@ def _prefix_of(tag: str) -> int:
 def _raise_bad_tag(tag: str, tid: int, scheme: str, source: str, parsed: _Parsed, col: _Column) -> None:
     i = int(np.flatnonzero(col.ids == tid)[0])
     allowed = "".join(p for p, c in PREFIX_CODES.items() if c in ALLOWED[scheme])
-    raise AnnoEvalInputError(
+    raise InputError(
         f"{where(source, line=parsed.lines[i])}: tag {tag!r} (column {col.index}) is not allowed by "
         f"scheme {scheme}: a tag is 'O' or PREFIX-TYPE with PREFIX one of {', '.join(allowed.replace('O', ''))}")
 
@@ -511,7 +511,7 @@ def read_conll(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     ``sep``: column separator (default any whitespace); ``token_column``: the
     token's column (default 0; 1 for UNER's ``index token tag ...``).
     ``features`` is accepted for the reader contract; CoNLL tags carry none.
-    Raise :class:`AnnoEvalInputError` naming file and line for an unknown
+    Raise :class:`InputError` naming file and line for an unknown
     scheme, a tag the scheme does not allow, a line whose column count differs
     from its sentence's, a missing column, and for a file without tokens.
     """
@@ -522,7 +522,7 @@ def read_conll(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     try:
         text = Path(path).read_text(encoding=encoding)
     except UnicodeDecodeError as err:
-        raise AnnoEvalInputError(f"{source}: not {encoding} text ({err}); pass encoding=...") from None
+        raise InputError(f"{source}: not {encoding} text ({err}); pass encoding=...") from None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     corpus, _ = _corpus(text, source, settings, first_line=1, warn=True)
     return corpus
@@ -563,10 +563,10 @@ class _Settings(NamedTuple):
     @classmethod
     def check(cls, source: str, selectors: Sequence[str], scheme: str, strict: bool, column: int,
               sep: str | None, token_column: int) -> _Settings:
-        """Validate the options; raise :class:`AnnoEvalInputError` naming ``source``."""
+        """Validate the options; raise :class:`InputError` naming ``source``."""
         scheme = _normalise_scheme(scheme, source)
         if strict and scheme == "auto":
-            raise AnnoEvalInputError(f"{source}: strict decoding needs an explicit scheme "
+            raise InputError(f"{source}: strict decoding needs an explicit scheme "
                                      f"(IOB1, IOB2, IOE, IOBES or BILOU), not auto")
         by_selector = _selector_columns(tuple(selectors) or ("ents",), column, source)
         columns = list(dict.fromkeys(by_selector.values()))
@@ -579,7 +579,7 @@ def _corpus(text: str, source: str, settings: _Settings, first_line: int,
     with _gc_paused():
         parsed = _parse_lines(text, source, settings.columns, settings.token_column, settings.sep, first_line)
     if not parsed.tokens:
-        raise AnnoEvalInputError(f"{source}: no tokens found (an empty CoNLL file, or only comments)")
+        raise InputError(f"{source}: no tokens found (an empty CoNLL file, or only comments)")
     layout = _Layout(parsed)
     tables = {c: _decode_column(parsed, parsed.columns[c], layout, settings.scheme, settings.strict, source)
               for c in settings.columns}

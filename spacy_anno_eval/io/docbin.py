@@ -1,4 +1,4 @@
-"""Read spaCy DocBin files (``.spacy``) into a :class:`~spacy_anno_eval.annotations.Corpus`.
+"""Read spaCy DocBin files (``.spacy``) into a :class:`~spacy_anno_eval.annotations.table.Corpus`.
 
 A DocBin (https://spacy.io/api/docbin, defined in ``spacy/tokens/_serialize.py``)
 is a zlib-compressed msgpack map::
@@ -33,7 +33,7 @@ Two paths:
   0.08 s, of which zlib's inflate is about 0.05 s.
 - **spaCy** (``spans:<key>`` selectors, ``features``, or the option
   ``fast=False``): ``DocBin.get_docs`` and
-  :func:`~spacy_anno_eval.annotations.corpus_from_docs`.
+  :func:`~spacy_anno_eval.annotations.table.corpus_from_docs`.
 
 Document ids, on both paths: ``user_data["doc_id"]`` (else ``user_data["id"]``)
 when the DocBin stores user data, else the position in the corpus (``"0"``,
@@ -58,8 +58,8 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations import INDEX, Corpus, SpanTable, corpus_from_docs, parse_selector
-from ..errors import AnnoEvalInputError, where
+from ..annotations.table import INDEX, Corpus, SpanTable, corpus_from_docs, parse_selector
+from ..errors import InputError, where
 
 U64 = np.uint64
 EXPECTED = "a spaCy DocBin (zlib-compressed msgpack as written by DocBin.to_disk)"
@@ -75,8 +75,8 @@ def read_docbin(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",)
     """Read a ``.spacy`` file, or a folder of ``.spacy`` shards, into a :class:`Corpus`.
 
     ``selectors``: ``ents`` and/or ``spans:<key>``. ``features`` names span
-    attributes kept as features (see :func:`~spacy_anno_eval.annotations.span_features`).
-    Raise :class:`AnnoEvalInputError` for a file that is not a DocBin.
+    attributes kept as features (see :func:`~spacy_anno_eval.annotations.table.span_features`).
+    Raise :class:`InputError` for a file that is not a DocBin.
     """
     selectors = tuple(selectors) or ("ents",)
     kinds = {parse_selector(s)[0] for s in selectors}
@@ -93,10 +93,10 @@ def docbin_files(path: str | os.PathLike) -> list[Path]:
     if p.is_dir():
         files = sorted(f for f in p.glob("*.spacy") if f.is_file())
         if not files:
-            raise AnnoEvalInputError(f"{p}: no .spacy files in this folder (expected DocBin shards)")
+            raise InputError(f"{p}: no .spacy files in this folder (expected DocBin shards)")
         return files
     if not p.exists():
-        raise AnnoEvalInputError(f"{p}: no such file or folder")
+        raise InputError(f"{p}: no such file or folder")
     return [p]
 
 
@@ -116,11 +116,11 @@ def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Se
         try:
             docbin = DocBin().from_bytes(data)
         except Exception as exc:  # zlib, msgpack, missing keys, bad shapes
-            raise AnnoEvalInputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
+            raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
         try:
             docs.extend(docbin.get_docs(vocab))
         except Exception as exc:
-            raise AnnoEvalInputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
+            raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
     corpus = corpus_from_docs(docs, selectors, features, source=source)
     if "ents" in selectors and docs:
         _check_ents(docs, corpus.doc_ids, source)
@@ -142,7 +142,7 @@ def _read_bytes(f: Path) -> bytes:
     try:
         return f.read_bytes()
     except OSError as exc:
-        raise AnnoEvalInputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
+        raise InputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
 
 
 # ---------------------------------------------------------------------------
@@ -216,11 +216,11 @@ def _decode_shard(f: Path) -> _Shard:
         strings = msg["strings"]
         keys = string_keys(strings)  # TypeError for anything but a list of str
     except zlib.error as exc:
-        raise AnnoEvalInputError(f"{f}: not {EXPECTED}: zlib cannot decompress it ({exc})") from exc
-    except AnnoEvalInputError:
+        raise InputError(f"{f}: not {EXPECTED}: zlib cannot decompress it ({exc})") from exc
+    except InputError:
         raise
     except Exception as exc:  # a truncated or foreign msgpack message, missing fields, bad shapes
-        raise AnnoEvalInputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
+        raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
     return _Shard(
         sizes=lengths, orth=columns["orth"], spaces=_unknown_spaces(msg.get("flags"), spaces, lengths),
         iob=columns.get("iob"), etype=columns.get("etype"), strings=strings, keys=keys,
@@ -613,7 +613,7 @@ def _lookup(index: KeyIndex, values: np.ndarray, source: str, what: str) -> np.n
     pos, found = index.lookup(values)
     if not found.all():
         bad = int(values[np.flatnonzero(~found)[0]])
-        raise AnnoEvalInputError(f"{source}: corrupt DocBin: the {what} hash {bad} has no string in its "
+        raise InputError(f"{source}: corrupt DocBin: the {what} hash {bad} has no string in its "
                                  f"strings table (expected {EXPECTED})")
     return pos
 
@@ -708,7 +708,7 @@ def _labels(pos: np.ndarray, keys: np.ndarray, strings: list[str]) -> tuple[np.n
     """Label ids and names from positions in ``strings``, without sorting every entity.
 
     Labels are ordered by their hash, as ``np.unique`` over the hashes (and
-    :func:`~spacy_anno_eval.annotations.spans_from_docs`) orders them; the
+    :func:`~spacy_anno_eval.annotations.table.spans_from_docs`) orders them; the
     same label in several shards' string tables becomes one label.
     """
     present = np.zeros(len(strings), dtype=bool)
@@ -735,7 +735,7 @@ def decode_iob(iob: np.ndarray, etype: np.ndarray, starts: np.ndarray, doc_ids: 
     ``d`` has the tokens ``starts[d]:starts[d + 1]``. An entity starts at a
     ``B`` with a non-empty type and runs over the ``I`` tokens after it; a
     ``B`` with an empty type counts as ``O``. An ``I`` that continues no
-    entity raises :class:`AnnoEvalInputError`, as spaCy raises E093.
+    entity raises :class:`InputError`, as spaCy raises E093.
     """
     inside = iob == 1
     begin = (iob == 3) & (etype != 0)
@@ -748,7 +748,7 @@ def decode_iob(iob: np.ndarray, etype: np.ndarray, starts: np.ndarray, doc_ids: 
         t = int(min(bad[0] if len(bad) else len(iob), nonempty[first_bad[0]] if len(first_bad) else len(iob)))
         d = int(np.searchsorted(starts, t, side="right") - 1)
         name = doc_ids[d] if d < len(doc_ids) else d
-        raise AnnoEvalInputError(f"{where(source, name)}: token {t - int(starts[d])} has the entity tag I "
+        raise InputError(f"{where(source, name)}: token {t - int(starts[d])} has the entity tag I "
                                  f"but continues no entity (spaCy's E093); fix the ENT_IOB annotation")
     begins = np.flatnonzero(begin)
     # the last token of each entity: an entity token not followed by an I

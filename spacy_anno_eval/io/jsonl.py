@@ -1,4 +1,4 @@
-"""Read spaCy / Prodigy JSONL into a :class:`~spacy_anno_eval.annotations.Corpus`.
+"""Read spaCy / Prodigy JSONL into a :class:`~spacy_anno_eval.annotations.table.Corpus`.
 
 One JSON object per line (blank lines are skipped), as Prodigy writes
 annotations (https://prodi.gy/docs/api-interfaces#ner_manual) and spaCy's
@@ -18,7 +18,7 @@ JSONL conventions use them (https://spacy.io/api/data-formats)::
 - Document id: ``meta["id"]``, else the top-level ``"id"``, else Prodigy's
   ``"_input_hash"``, else the document's position in the file (``"0"``,
   ``"1"``, ... counting the documents kept), which is what the DocBin reader
-  and :func:`~spacy_anno_eval.annotations.corpus_from_docs` use too, so
+  and :func:`~spacy_anno_eval.annotations.table.corpus_from_docs` use too, so
   files without ids pair by order with any format.
 - Prodigy's ``"answer"``: with ``skip_rejected=True`` (the default), lines
   whose answer is ``"reject"`` or ``"ignore"`` are left out, because their
@@ -26,7 +26,7 @@ JSONL conventions use them (https://spacy.io/api/data-formats)::
 
 JSONL has one annotation layer, so the one :class:`SpanTable` is put under
 every requested selector name. Errors raise
-:class:`~spacy_anno_eval.errors.AnnoEvalInputError` naming the file, the line,
+:class:`~spacy_anno_eval.errors.InputError` naming the file, the line,
 the document and the span: invalid JSON, a line that is not an object, a
 missing or non-string ``text``, a span without integer ``start``/``end`` or
 without a ``label``, and a span with ``start >= end``, ``start < 0`` or
@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations import INDEX, Corpus, SpanTableBuilder
-from ..errors import AnnoEvalInputError, where
+from ..annotations.table import INDEX, Corpus, SpanTableBuilder
+from ..errors import InputError, where
 
 _SPAN_KEYS = {"start", "end", "label", "token_start", "token_end", "features"}
 _SKIPPED_ANSWERS = {"reject", "ignore"}
@@ -103,7 +103,7 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
         text = record.get("text")
         if not isinstance(text, str):
             problem = "has no \"text\"" if text is None else f"has a \"text\" of type {type(text).__name__}"
-            raise AnnoEvalInputError(f"{where(source, named, line_no)}: the record {problem}; every line "
+            raise InputError(f"{where(source, named, line_no)}: the record {problem}; every line "
                                      f"needs the document text as a string")
         for start, end, label, feats in _spans(record, source, line_no, named, len(text), wanted):
             builder.add(d, start, end, label, feats)
@@ -120,13 +120,13 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
 def json_lines(p: Path, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
     """(line number, parsed JSON value) for every non-blank line of a JSONL file.
 
-    Raise :class:`AnnoEvalInputError` naming the file (and line) for an
+    Raise :class:`InputError` naming the file (and line) for an
     unreadable file, invalid JSON or text that is not in ``encoding``.
     """
     try:
         handle = p.open(encoding=encoding)
     except OSError as exc:
-        raise AnnoEvalInputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
+        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     with handle:
         yield from _json_values(handle, p, encoding)
 
@@ -140,11 +140,11 @@ def _json_values(lines: Iterable[str], p: Path, encoding: str, first_line: int =
             try:
                 value = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
+                raise InputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
                                          f"{exc.colno}); expected one JSON object per line") from exc
             yield line_no, value
     except UnicodeDecodeError as exc:
-        raise AnnoEvalInputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
+        raise InputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
                                  f"pass encoding=...") from exc
 
 
@@ -157,7 +157,7 @@ def _objects(values: Iterable[tuple[int, Any]], p: Path) -> Iterator[tuple[int, 
     """The (line number, value) pairs of ``values``; raise on a value that is not a JSON object."""
     for line_no, record in values:
         if not isinstance(record, dict):
-            raise AnnoEvalInputError(f"{where(str(p), line=line_no)}: expected a JSON object with "
+            raise InputError(f"{where(str(p), line=line_no)}: expected a JSON object with "
                                      f"\"text\" and \"spans\", got {type(record).__name__}")
         yield line_no, record
 
@@ -189,13 +189,13 @@ def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str | None
     else:
         return
     if not isinstance(items, list):
-        raise AnnoEvalInputError(f"{where(source, doc_id, line_no)}: \"{field}\" must be a list, "
+        raise InputError(f"{where(source, doc_id, line_no)}: \"{field}\" must be a list, "
                                  f"got {type(items).__name__}")
     for i, item in enumerate(items):
         start, end, label, extra = _span_fields(item, field, i, source, line_no, doc_id)
         loc = where(source, doc_id, line_no, (start, end))
         if not 0 <= start < end <= n_chars:
-            raise AnnoEvalInputError(f"{loc}: span out of range for a text of {n_chars} characters (a span needs "
+            raise InputError(f"{loc}: span out of range for a text of {n_chars} characters (a span needs "
                                      f"0 <= start < end <= len(text), character offsets, end exclusive)")
         yield start, end, label, _features(extra, wanted) if wanted else None
 
@@ -209,14 +209,14 @@ def _span_fields(item: Any, field: str, i: int, source: str, line_no: int,
     elif isinstance(item, (list, tuple)) and len(item) == 3:
         (start, end, label), extra = item, {}
     else:
-        raise AnnoEvalInputError(f"{loc}: expected {{\"start\", \"end\", \"label\"}} or [start, end, label], "
+        raise InputError(f"{loc}: expected {{\"start\", \"end\", \"label\"}} or [start, end, label], "
                                  f"got {json.dumps(item)[:80]}")
     for name, value in (("start", start), ("end", end)):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise AnnoEvalInputError(f"{loc}: \"{name}\" must be an integer character offset, got {value!r}")
+            raise InputError(f"{loc}: \"{name}\" must be an integer character offset, got {value!r}")
     if not isinstance(label, str) or not label:
         got = "no label" if label is None or label == "" else f"the label {label!r}"
-        raise AnnoEvalInputError(f"{where(source, doc_id, line_no, (start, end))}: the span has {got}; "
+        raise InputError(f"{where(source, doc_id, line_no, (start, end))}: the span has {got}; "
                                  f"every span needs a non-empty string \"label\"")
     return start, end, label, extra
 

@@ -21,7 +21,7 @@ FORMATS = {"json": "report.json", "md": "report.md", "html": "report.html"}
 
 def write_text(text: str, path: str | os.PathLike) -> Path:
     """Write ``text`` (UTF-8) atomically: a temporary file beside ``path``, then a rename."""
-    from ..atomic import write_text as _write
+    from ..files import write_text as _write
 
     return _write(path, text)
 
@@ -49,14 +49,14 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
     format elsewhere, and without ``output_dir`` exactly the formats of
     ``paths`` are written. Every file is rendered before the first is written,
     and each is written atomically, so no report is ever half-written.
-    ``classification`` (see :mod:`spacy_anno_eval.classification`) adds a
+    ``classification`` (see :mod:`spacy_anno_eval.agreement.classification`) adds a
     Classification section; ``max_diff_docs`` / ``max_doc_rows`` cap the HTML
     Annotation Diff and Document statistics (defaults in
     :mod:`spacy_anno_eval.report.html`). ``diff``: the Annotation Diff's
     documents already chosen and the number of documents with pairs (an
     evaluation scored window by window keeps those, not its pairs).
     """
-    from ..corpus import write_json
+    from ..spans.counts import write_json
 
     if isinstance(formats, str):
         formats = [formats]

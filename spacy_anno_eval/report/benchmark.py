@@ -1,6 +1,6 @@
 """The corpus benchmark's default (and verbose) mode as HTML, Markdown, terminal output and flat rows.
 
-The input is the report dict of :func:`spacy_anno_eval.benchmark.run_benchmark`
+The input is the report dict of :func:`spacy_anno_eval.workflows.benchmark.run_benchmark`
 (``result.report``) for the modes ``default`` and ``verbose``: the regression
 comparison of an old version (a stored baseline) with a new one (the current
 pipeline, or another baseline), both scored against the same gold

@@ -263,7 +263,7 @@ def _doc_counts(entry: dict[str, Any] | None, measures: Sequence[str]) -> str:
 @dataclass
 class DiffDocument:
     """One document of the Annotation Diff: its pairs (rows of :meth:`Evaluation.diff_rows
-    <spacy_anno_eval.corpus.Evaluation.diff_rows>`), its text and its per-document report entry."""
+    <spacy_anno_eval.spans.counts.Evaluation.diff_rows>`), its text and its per-document report entry."""
 
     index: int                      # the document's index in the corpus
     doc_id: str

@@ -1,7 +1,7 @@
 """The agreement matrix (GATE's QA summariser) as HTML: annotators on both axes, one page per pair.
 
 :func:`render_matrix_html` draws the matrix of an IAA result
-(:func:`spacy_anno_eval.iaa.pairwise_f`, or :func:`~spacy_anno_eval.iaa.pairwise_kappa`
+(:func:`spacy_anno_eval.agreement.iaa.pairwise_f`, or :func:`~spacy_anno_eval.agreement.iaa.pairwise_kappa`
 with Cohen's kappa in the cells): each cell shows the pair's micro F
 and, below it, the macro F over documents; the last two columns hold each
 annotator's mean over its pairs. Cells are coloured on a red (0.0) - white
@@ -139,7 +139,7 @@ def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
 
 def write_matrix_reports(result: dict[str, Any], output_dir: str | os.PathLike) -> dict[str, Path]:
     """``index.html`` (the matrix) and one QA page per pair in ``output_dir``; return ``{name: path}``."""
-    from ..atomic import write_text
+    from ..files import write_text
 
     folder = Path(output_dir)
     pages = {"index.html": render_matrix_html(result)}

@@ -86,36 +86,6 @@ def to_rows(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> list[
     return rows
 
 
-def tsv_cell(value: Any) -> str:
-    """A TSV cell: ``None`` is empty; tabs and line breaks become spaces."""
-    if value is None:
-        return ""
-    return " ".join(str(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ").split("\t"))
-
-
-def rows_as_tsv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
-    """Rows as TSV with a header line of ``columns`` (a missing key is an empty cell)."""
-    lines = ["\t".join(columns)] + ["\t".join(tsv_cell(row.get(c)) for c in columns) for row in rows]
-    return "\n".join(lines) + "\n"
-
-
-def rows_as_jsonl(rows: Sequence[dict[str, Any]]) -> str:
-    """Rows as JSON lines (UTF-8 kept as is)."""
-    import json
-
-    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-
-
-def write_rows(path: Any, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:
-    """Write ``rows`` atomically: JSON lines when ``path`` ends in ``.jsonl``, else TSV with a header."""
-    from pathlib import Path
-
-    from ..atomic import write_text
-
-    is_jsonl = Path(path).suffix.lower() == ".jsonl"
-    return write_text(path, rows_as_jsonl(rows) if is_jsonl else rows_as_tsv(rows, columns))
-
-
 def to_dataframe(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> Any:
     """The rows of :func:`to_rows` as a ``pandas.DataFrame`` (pandas is an optional dependency)."""
     try:

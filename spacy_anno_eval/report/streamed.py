@@ -1,7 +1,7 @@
 """The HTML report of a corpus scored shard by shard, its Annotation Diff written as the shards come.
 
 A corpus too large for memory is scored one shard at a time
-(:mod:`spacy_anno_eval.stream`); each shard's pairs are dropped once its
+(:mod:`spacy_anno_eval.workflows.stream`); each shard's pairs are dropped once its
 documents of the Annotation Diff are rendered. :class:`StreamedDiff` writes
 those documents (the same :func:`~spacy_anno_eval.report.html.diff_section`
 as the one-piece report) to a spool file beside the target, keeping only
@@ -82,7 +82,7 @@ class StreamedDiff:
               title: str | None = None, max_doc_rows: int = MAX_DOC_ROWS) -> Path:
         """Write the page (tables from ``report``, the spooled Diff with the documents' ids ``doc_ids``, those
         of the merged evaluation) to the target atomically."""
-        from ..atomic import open_atomic
+        from ..files import open_atomic
 
         self._spool.close()
         try:

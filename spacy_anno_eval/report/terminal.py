@@ -77,7 +77,7 @@ def print_report(report: dict[str, Any], console: Any = None,
 
 def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = None, max_rows: int = 50) -> None:
     """GATE's verbose benchmark output: per type below ``threshold``, its low figures and the
-    non-coextensive annotations with their text (as :func:`spacy_anno_eval.benchmark.compare.below_threshold`
+    non-coextensive annotations with their text (as :func:`spacy_anno_eval.workflows.benchmark.compare.below_threshold`
     lists them)."""
     from rich.console import Console
     from rich.markup import escape

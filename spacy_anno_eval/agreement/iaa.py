@@ -1,0 +1,570 @@
+"""Inter-annotator agreement on span annotations (GATE's IAA plugin, user guide 10.5, measure ``fmeasure``).
+
+Every pair of annotation sets of one corpus is compared with the core engine
+(:func:`spacy_anno_eval.spans.engine.evaluate`, set A as the key, set B as the
+response); pairwise F is symmetric (swapping A and B swaps P and R). The
+result holds, for each pair, the full report (per type, per document, micro
+and macro), and:
+
+- ``mean_of_pairs``: for each measure (strict, lenient, average) and figure,
+  the mean over the pairs of their micro figure (GATE's overall IAA);
+- ``per_type``: the mean over pairs of each type's F;
+- ``matrix``: annotators x annotators micro F (strict by default) and macro F
+  over documents, the diagonal 1.0, and each annotator's mean over its pairs
+  (GATE's QA summariser);
+- with ``consensus``: each annotator against the consensus set (as key).
+
+Types are written as GATE writes them: ``Per->label;Org``, a type with an
+optional significant feature; every feature named this way is significant for
+every type (GATE's plugin does the same per type; a per-type feature list is
+left for later).
+
+Measure ``kappa`` (:func:`pairwise_kappa`, GATE's ``AGREEMENTANDKAPPA``):
+annotations of one type are the items; two annotators' annotations are the
+same item when coextensive (:func:`~spacy_anno_eval.spans.coextensive.pair_coextensive`).
+The category of an item is, for ``Type->feature``, the feature's value
+(``Non-cat`` when the annotation lacks the feature), and ``Anns`` without a
+feature; an annotation only one annotator made is ``Non-cat`` for the other
+(GATE user guide 10.5.2). Per pair and type: the contingency table, observed
+agreement, Cohen's kappa, Scott's pi, specific agreement per category, the
+same per document, and with ``bootstrap`` an interval for kappa and pi.
+Beyond GATE, the type ``*`` takes the annotations of every type and their
+label as the category (``*->feature``: the feature), which is how to ask
+"how often do the annotators label the same span alike" on spaCy Docs.
+
+With ``shards`` both measures read a corpus split into shard files one file
+at a time (with ``docs_per_chunk``, JSONL and CoNLL files that many
+documents at a time) and sum what is a sum (counts per type and document,
+contingency tables), so the result equals the whole corpus's exactly.
+
+Undefined coefficients (Ae = 1, e.g. a type without a feature where both
+annotators made exactly the same annotations: every item is ``Anns``/``Anns``)
+are ``None`` with an entry in ``warnings``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from ..spans.measures import MODES
+
+
+def parse_sets(sets: str | list[str]) -> list[str]:
+    """``"spans:a;spans:b"`` (GATE's ``;``) or a list -> the set selectors; at least two, distinct."""
+    items = [s.strip() for s in (sets.split(";") if isinstance(sets, str) else sets) if s.strip()]
+    if len(items) < 2:
+        raise InputError(f"IAA needs two or more annotation sets, got {items}")
+    if len(set(items)) != len(items):
+        raise InputError(f"annotation sets must be distinct, got {items}")
+    return items
+
+
+def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[str] | None]:
+    """``"Per->label;Org"`` -> (["Per", "Org"], ["label"]); None -> (None, None)."""
+    if not types:
+        return None, None
+    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else types) if t.strip()]
+    names, features = [], []
+    for item in items:
+        name, _, feature = item.partition("->")
+        if not name.strip():
+            raise InputError(f"type {item!r}: write TYPE or TYPE->FEATURE")
+        names.append(name.strip())
+        if feature.strip():
+            features.append(feature.strip())
+    return names, list(dict.fromkeys(features)) or None
+
+
+class _Parts:
+    """The parts of ``corpus`` in document order, as ``(offset, part)`` when iterated: the whole corpus as
+    one part; with ``shards`` each shard file (:func:`~spacy_anno_eval.io.units.shard_paths`: a file, a folder
+    or a glob pattern) read in turn; with ``docs_per_chunk`` each JSONL or CoNLL file read that many
+    documents at a time (:mod:`spacy_anno_eval.io.chunks`); memory holds one part.
+
+    ``offset`` is the number of documents before the part. A reader names a
+    document without an id by its position in its file (``"0"``, ``"1"``...);
+    in a later part such positional ids are renumbered from ``offset``
+    (:class:`~spacy_anno_eval.io.units.StreamIds`), so every document has the
+    id the whole corpus gives it. A CoNLL file's
+    comment ids hold only when every document of the whole file has a unique
+    one, which a chunk cannot know: :meth:`final_ids` gives the corrected ids
+    once every part has been read (``None`` when nothing changes).
+    ``progress``: a progress bar over the parts (documents per second), drawn
+    only on a terminal.
+    """
+
+    def __init__(self, corpus: Any, selectors: list[str], fmt: str = "auto", features: list[str] | None = None, *,
+                 shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> None:
+        self.selectors, self.fmt, self.features, self.progress = selectors, fmt, features, progress
+        if not shards and not docs_per_chunk:
+            self.units = [os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus]
+        elif isinstance(corpus, (str, os.PathLike)):
+            from ..io.units import shard_units
+
+            self.units = shard_units(corpus, fmt, docs_per_chunk, sharded=shards, selectors=selectors)
+        else:
+            raise InputError(f"shards: the corpus must be a folder of shard files, a glob pattern or a file, "
+                                     f"got a {type(corpus).__name__}; pass a path, or leave shards off for a "
+                                     f"corpus in memory")
+        from ..io.units import StreamIds
+
+        self.ids = StreamIds()
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        from ..io.units import read_unit
+        from ..progress import progress_bar
+        from ..spans.engine import load
+
+        offset = 0
+        with progress_bar(total=len(self.units), desc="shards", unit="shard", enabled=self.progress) as bar:
+            for unit in self.units:
+                if isinstance(unit, str) or hasattr(unit, "fmt"):  # a path or a chunk; one of many may be empty
+                    part, found = read_unit(unit, self.selectors, self.fmt, self.features,
+                                            allow_empty=len(self.units) > 1)
+                else:  # a Corpus or Docs in memory
+                    part = load(unit, self.selectors, self.fmt, self.features)
+                    found = part.given_ids
+                part.doc_ids = self.ids.add(unit, found, part.doc_ids)
+                if len(part):  # a chunk of Prodigy reject/ignore lines only has no documents
+                    yield offset, part
+                offset += len(part)
+                bar.update(1, docs=len(part))
+        if not offset:
+            raise InputError(f"{self.units[0]}: no documents in any shard")
+
+    def final_ids(self) -> list[str] | None:
+        """Every document's id as the whole corpus gives it, when a chunked CoNLL file's comment ids turn out
+        not to hold for the whole file; ``None`` when the ids given so far stand."""
+        ids = self.ids.final()
+        return None if ids == self.ids.ids else ids
+
+
+def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
+               fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
+               matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None,
+               shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> dict[str, Any]:
+    """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
+
+    ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
+    time; each pair's counts are summed over the shards
+    (:meth:`~spacy_anno_eval.spans.counts.Evaluation.concat`), so memory holds one
+    shard and the counts (the pair pages then have no Annotation Diff, and
+    ``bdm`` is not available). ``docs_per_chunk``: read JSONL and CoNLL
+    files that many documents at a time, likewise. ``progress``: a progress
+    bar over the shards (one step per shard file or chunk).
+
+    Returns JSON-ready data (see the module docstring); ``evaluations`` maps
+    ``(i, j)`` to the :class:`~spacy_anno_eval.spans.counts.Evaluation` of each pair
+    for reports (not part of the JSON). With ``bdm`` (BDM scores of concept
+    pairs, :mod:`spacy_anno_eval.bdm.distance`) each pair also gets its
+    BDM-weighted P/R/F (``bdm``, :func:`~spacy_anno_eval.bdm.credit.bdm_prf`;
+    the concept is the label, or the feature ``bdm_feature``) and the result
+    ``mean_of_pairs_bdm`` (GATE 10.5.3).
+    """
+    from ..spans.counts import Evaluation
+    from ..spans.engine import evaluate
+
+    names = parse_sets(sets)
+    if consensus is not None and consensus in names:
+        raise InputError(f"the consensus set {consensus!r} is also listed as an annotator")
+    if matrix_measure not in MODES:
+        raise InputError(f"matrix measure must be one of {', '.join(MODES)}, got {matrix_measure!r}")
+    type_names, features = parse_types(types)
+    selectors = names + ([consensus] if consensus else [])
+    comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
+    comparisons += [(consensus, a) for a in names] if consensus else []
+    if (shards or docs_per_chunk) and bdm is not None:
+        raise InputError("BDM weighting reads the pairs, which shards and chunks do not keep; run without "
+                                 "shards and docs_per_chunk")
+    parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
+    streamed = shards or bool(docs_per_chunk)
+    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
+    for _, part in reader:
+        for c in comparisons:
+            ev = evaluate(part, part, key_set=c[0], response_set=c[1], types=type_names, features=features,
+                          beta=beta, pairing=pairing)
+            if streamed:
+                ev.alignment, ev.texts = None, None
+            parts[c].append(ev)
+    done = {c: Evaluation.concat(evs) if streamed else evs[0] for c, evs in parts.items()}
+    final = reader.final_ids()
+    if final is not None:
+        for ev in done.values():
+            ev.doc_ids = list(final)
+    pairs, evaluations = [], {}
+
+    def compare(key_set: str, response_set: str) -> tuple[Any, dict[str, Any]]:
+        ev = done[(key_set, response_set)]
+        return ev, ev.report()
+
+    for i, j in itertools.combinations(range(len(names)), 2):
+        ev, report = compare(names[i], names[j])
+        evaluations[(i, j)] = ev
+        pairs.append({"a": names[i], "b": names[j], "i": i, "j": j, "report": report})
+        if bdm is not None:
+            from ..bdm.credit import bdm_prf
+
+            pairs[-1]["bdm"] = bdm_prf(ev.alignment, bdm, feature=bdm_feature, beta=beta)
+    n = len(names)
+    micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    for p in pairs:
+        f_micro = p["report"]["micro"][matrix_measure]["f"]
+        f_macro = p["report"]["macro_docs"][matrix_measure]["f"]
+        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = f_micro
+        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = f_macro
+
+    def row_mean(matrix: list[list[float | None]], a: int) -> float:
+        vals = [v for b, v in enumerate(matrix[a]) if b != a and v is not None]
+        return sum(vals) / len(vals)
+
+    mean = {m: {k: sum(p["report"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"} for m in MODES}
+    labels = sorted({t for p in pairs for t in p["report"]["per_type"]})
+    per_type = {t: {m: sum(p["report"]["per_type"].get(t, {}).get(m, {}).get("f", 0.0) for p in pairs) / len(pairs)
+                    for m in MODES} for t in labels}
+    out: dict[str, Any] = {
+        "measure": "fmeasure",
+        "annotators": names,
+        "types": type_names,
+        "features": features,
+        "n_docs": pairs[0]["report"]["n_docs"],
+        "mean_of_pairs": mean,
+        "per_type": per_type,
+        "matrix": {"measure": matrix_measure, "micro": micro, "macro_docs": macro,
+                   "annotator_mean_micro": [row_mean(micro, a) for a in range(n)],
+                   "annotator_mean_macro_docs": [row_mean(macro, a) for a in range(n)]},
+        "pairs": pairs,
+        "evaluations": evaluations,
+    }
+    if bdm is not None:
+        out["mean_of_pairs_bdm"] = {m: {k: sum(p["bdm"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"}
+                                    for m in MODES}
+    if consensus:
+        out["consensus"] = {"set": consensus, "annotators": {}}
+        for a in names:
+            _, report = compare(consensus, a)
+            out["consensus"]["annotators"][a] = {m: report["micro"][m] for m in MODES}
+    return out
+
+
+NON_CAT = "Non-cat"
+ANNS = "Anns"
+ANY_TYPE = "*"
+
+
+def parse_type_features(types: str | list[str] | None) -> list[tuple[str, str | None]]:
+    """``"Per->label;Org"`` -> ``[("Per", "label"), ("Org", None)]`` (each type with its own feature)."""
+    if not types:
+        return []
+    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else types) if t.strip()]
+    out = []
+    for item in items:
+        name, _, feature = item.partition("->")
+        if not name.strip():
+            raise InputError(f"type {item!r}: write TYPE or TYPE->FEATURE")
+        out.append((name.strip(), feature.strip() or None))
+    if len({t for t, _ in out}) != len(out):
+        raise InputError(f"types must be distinct, got {items}")
+    return out
+
+
+def _categories(table: Any, type_name: str, feature: str | None) -> tuple[np.ndarray, list[str]]:
+    """Group (0 for rows of ``type_name``, -1 for others) and category name of every row of ``table``."""
+    labels = table.label_names()
+    group = np.zeros(len(table), dtype=np.int64) if type_name == ANY_TYPE else np.where(labels == type_name, 0, -1)
+    if feature is None:
+        cats = list(labels) if type_name == ANY_TYPE else [ANNS] * len(table)
+    else:
+        feats = table.features or [{}] * len(table)
+        cats = [str(f[feature]) if feature in f and f[feature] is not None else NON_CAT for f in feats]
+    return group.astype(np.int64), cats
+
+
+def _none(x: Any) -> float | None:
+    x = float(x)
+    return None if x != x else x
+
+
+def _kappa_figures(t: np.ndarray, categories: list[str], bootstrap: int, seed: int,
+                   client: Any = None) -> dict[str, Any]:
+    """Observed agreement, kappa, pi (with intervals when ``bootstrap``) and specific agreement of one table."""
+    from .coefficients import cohen_kappa, observed_agreement, scott_pi, specific_agreement, table_bootstrap
+
+    nan = float("nan")
+    out: dict[str, Any] = {"n": int(t.sum()), "observed_agreement": _none(observed_agreement(t, undefined=nan))}
+    dask = {"client": client} if client is not None else {}
+    for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi)):
+        if bootstrap and t.sum():
+            res = table_bootstrap(t, coef, n_samples=bootstrap, seed=seed, undefined=nan, **dask)
+            out[f"{key}_ci"] = res.ci
+        else:
+            res = coef(t, undefined=nan)
+        out[key] = _none(res.value)
+    spec = specific_agreement(t, undefined=nan)
+    out["specific_agreement"] = {c: _none(v) for c, v in zip(categories, spec, strict=True)}
+    out["confusion"] = {"categories": list(categories), "matrix": t.astype(np.int64).tolist()}
+    return out
+
+
+#: the most table cells (documents x q x q) of one stack of per-document tables
+STACK_CELLS = 1 << 20
+
+
+def _per_doc_figures(docs: np.ndarray, ca: np.ndarray, cb: np.ndarray, counts: np.ndarray, q: int,
+                     doc_ids: list[str]) -> list[dict[str, Any]]:
+    """Observed agreement, kappa and pi of every document with items, from cells: ``counts[k]`` items of
+    document ``docs[k]`` (sorted) in categories ``ca[k]`` / ``cb[k]`` of ``q``. The per-document tables are
+    stacked a batch of documents at a time (at most :data:`STACK_CELLS` cells), batches set by the corpus's
+    documents, never by its shards."""
+    from .coefficients import cohen_kappa, observed_agreement, scott_pi
+
+    nan = float("nan")
+    used, first = np.unique(docs, return_index=True)
+    bounds = np.append(first, len(docs))
+    step = max(1, STACK_CELLS // (q * q))
+    rows = []
+    for lo in range(0, len(used), step):
+        batch = used[lo:lo + step]
+        cells = slice(bounds[lo], bounds[lo + len(batch)])
+        stack = np.zeros((len(batch), q, q), dtype=np.int64)
+        np.add.at(stack, (np.searchsorted(batch, docs[cells]), ca[cells], cb[cells]), counts[cells])
+        ao = np.atleast_1d(observed_agreement(stack, undefined=nan))
+        kap = np.atleast_1d(cohen_kappa(stack, undefined=nan).value)
+        pi = np.atleast_1d(scott_pi(stack, undefined=nan).value)
+        n = stack.sum(axis=(1, 2))
+        rows.extend({"doc_id": doc_ids[d], "n": int(n[k]), "observed_agreement": _none(ao[k]),
+                     "cohen_kappa": _none(kap[k]), "scott_pi": _none(pi[k])} for k, d in enumerate(batch.tolist()))
+    return rows
+
+
+class _KappaSums:
+    """What :func:`pairwise_kappa` keeps of the parts (shards) read so far, all in document order.
+
+    Per type (its label, ``Type->feature``): the categories used. Per
+    comparison and type: the cells, each part's ``(vocabulary, doc, ca, cb,
+    count)``, ``count`` items of document ``doc`` (global index; ``0`` for
+    every item of a comparison without ``detail``) put into categories
+    ``vocabulary[ca]`` / ``vocabulary[cb]``; with ``detail``, the rows of the
+    items the two categorised differently, and the texts of their documents.
+    """
+
+    def __init__(self, specs: list[tuple[str, str | None]], selectors: list[str],
+                 comparisons: list[tuple[str, str]], detail: set[tuple[str, str]]) -> None:
+        self.specs, self.selectors, self.comparisons, self.detail = specs, selectors, comparisons, detail
+        self.found: set[str] = set()
+        self.used: dict[str, set[str]] = {}
+        self.cells: dict[tuple[tuple[str, str], str], list[tuple[Any, ...]]] = {}
+        self.items: dict[tuple[tuple[str, str], str], list[dict[str, Any]]] = {}
+        self.doc_ids: list[str] = []
+        self.texts: dict[int, str] = {}
+
+    def add(self, offset: int, part: Any) -> None:
+        """Count the items of ``part``, whose first document is document ``offset`` of the corpus."""
+        from ..spans.coextensive import pair_coextensive
+
+        tables = {s: part.get_set(s) for s in self.selectors}
+        found = {lab for tab in tables.values() for lab in tab.labels}
+        self.found.update(found)
+        self.doc_ids.extend(part.doc_ids)
+        for type_name, feature in self.specs or [(t, None) for t in sorted(found)]:
+            label = _spec_label(type_name, feature)
+            groups, cats = {}, {}
+            for s, tab in tables.items():
+                groups[s], cats[s] = _categories(tab, type_name, feature)
+            used = sorted({c for s in self.selectors for c, g in zip(cats[s], groups[s], strict=True) if g >= 0}
+                          - {NON_CAT})
+            self.used.setdefault(label, set()).update(used)
+            vocab = used + [NON_CAT]
+            index = {c: k for k, c in enumerate(vocab)}
+            q, non_cat = len(vocab), len(vocab) - 1
+            # rows of other types (group -1) are no items; their category may be outside the vocabulary
+            codes = {s: np.array([index[c] if g >= 0 else non_cat for c, g in zip(cats[s], groups[s], strict=True)],
+                                 dtype=np.int64) for s in self.selectors}
+            for x, y in self.comparisons:
+                pairs = pair_coextensive(tables[x], tables[y], groups[x], groups[y], codes[x], codes[y])
+                ca = np.where(pairs.a_row >= 0, codes[x][np.maximum(pairs.a_row, 0)] if len(codes[x]) else 0,
+                              non_cat)
+                cb = np.where(pairs.b_row >= 0, codes[y][np.maximum(pairs.b_row, 0)] if len(codes[y]) else 0,
+                              non_cat)
+                detail = (x, y) in self.detail
+                doc = pairs.doc.astype(np.int64) if detail else np.zeros(len(pairs), dtype=np.int64)
+                cell, count = np.unique((doc * q + ca) * q + cb, return_counts=True)
+                self.cells.setdefault(((x, y), label), []).append(
+                    (vocab, cell // (q * q) + (offset if detail else 0), cell // q % q, cell % q, count))
+                if detail:
+                    self.items.setdefault(((x, y), label), []).extend(
+                        self._disagreements(offset, part, tables[x], tables[y], pairs, ca, cb, vocab, label))
+
+    def _disagreements(self, offset: int, part: Any, ta: Any, tb: Any, pairs: Any, ca: np.ndarray,
+                       cb: np.ndarray, vocab: list[str], label: str) -> list[dict[str, Any]]:
+        """The rows of the items categorised differently, by document and offsets; keep their texts."""
+        rows = []
+        for k in np.flatnonzero(ca != cb).tolist():
+            row, tab = (int(pairs.a_row[k]), ta) if pairs.a_row[k] >= 0 else (int(pairs.b_row[k]), tb)
+            doc = int(pairs.doc[k])
+            rows.append({"type": label, "doc_id": part.doc_ids[doc], "doc": offset + doc,
+                         "start": int(tab.start[row]), "end": int(tab.end[row]),
+                         "category_a": vocab[ca[k]], "category_b": vocab[cb[k]]})
+            if offset + doc not in self.texts:
+                self.texts[offset + doc] = part.texts[doc]
+        rows.sort(key=lambda r: (r["doc"], r["start"], r["end"]))
+        return rows
+
+    def rename(self, doc_ids: list[str] | None) -> None:
+        """Give the documents the ids ``doc_ids`` (all of them, in order; ``None``: keep them)."""
+        if doc_ids is None:
+            return
+        self.doc_ids = list(doc_ids)
+        for rows in self.items.values():
+            for row in rows:
+                row["doc_id"] = doc_ids[row["doc"]]
+
+    def labels(self) -> list[str]:
+        """Every type's label: those asked for, else every type found, sorted."""
+        return [_spec_label(t, f) for t, f in self.specs] or sorted(self.found)
+
+    def table(self, comparison: tuple[str, str], label: str) -> tuple[list[str], np.ndarray, tuple[np.ndarray, ...]]:
+        """The categories (those used, sorted, then ``Non-cat``), the contingency table summed over the parts,
+        and the cells ``(doc, ca, cb, count)`` in those categories."""
+        vocab = sorted(self.used.get(label, ())) + [NON_CAT]
+        index = {c: k for k, c in enumerate(vocab)}
+        cols: list[list[np.ndarray]] = [[], [], [], []]
+        for part_vocab, doc, ca, cb, count in self.cells.get((comparison, label), []):
+            to_global = np.array([index[c] for c in part_vocab], dtype=np.int64)
+            for col, values in zip(cols, (doc, to_global[ca], to_global[cb], count), strict=True):
+                col.append(values)
+        doc, ca, cb, count = (np.concatenate(col) if col else np.zeros(0, dtype=np.int64) for col in cols)
+        t = np.zeros((len(vocab), len(vocab)), dtype=np.int64)
+        np.add.at(t, (ca, cb), count)
+        return vocab, t, (doc, ca, cb, count)
+
+
+def _spec_label(type_name: str, feature: str | None) -> str:
+    return type_name + (f"->{feature}" if feature else "")
+
+
+def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
+                   fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0, seed: int = 0,
+                   shards: bool = False, progress: bool = False, client: Any = None,
+                   docs_per_chunk: int | None = None) -> dict[str, Any]:
+    """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
+
+    See the module docstring for items and categories. ``types`` as GATE
+    writes them (``Per->label;Org``; ``*`` for every type with its label as
+    category); without ``types``, every type found, without a feature. Returns
+    JSON-ready data: ``pairs`` (per pair: ``per_type`` figures with the
+    contingency table and ``per_doc`` figures, and ``mean_over_types``),
+    ``mean_of_pairs``, ``per_type`` (mean over pairs), ``matrix`` (Cohen's
+    kappa, mean over types: micro, and mean over documents), ``warnings``;
+    ``items`` (per pair, the items the two annotators categorised
+    differently, by document and offsets, for reports) and ``texts`` (the
+    texts of their documents, by document index) are dropped by
+    :func:`to_json`.
+
+    ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
+    time (``progress``: a progress bar over them). The whole corpus is read
+    the same way, as one shard: per pair and type, the counts per document
+    and category are summed over the shards, per-document figures and
+    disagreements follow in document order, and every coefficient, mean,
+    warning and bootstrap interval is computed once from the sums, so the
+    result equals the whole corpus's exactly. Memory holds one shard, the
+    disagreements (and their documents' texts) and a few counts per
+    document. ``docs_per_chunk``: read JSONL and CoNLL files that many
+    documents at a time, likewise. ``client``: an open Dask ``distributed.Client`` for the
+    bootstrap (:func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`).
+    """
+    from .coefficients import DegenerateAgreementWarning
+
+    names = parse_sets(sets)
+    if consensus is not None and consensus in names:
+        raise InputError(f"the consensus set {consensus!r} is also listed as an annotator")
+    specs = parse_type_features(types)
+    features = list(dict.fromkeys(f for _, f in specs if f)) or None
+    selectors = names + ([consensus] if consensus else [])
+    index_pairs = list(itertools.combinations(range(len(names)), 2))
+    pair_comparisons = [(names[i], names[j]) for i, j in index_pairs]
+    consensus_comparisons = [(consensus, a) for a in names] if consensus else []
+    sums = _KappaSums(specs, selectors, pair_comparisons + consensus_comparisons, set(pair_comparisons))
+    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
+    for offset, part in reader:
+        sums.add(offset, part)
+    sums.rename(reader.final_ids())
+    labels = sums.labels()
+    if not labels:
+        raise InputError(f"the sets {', '.join(selectors)} hold no annotations; nothing to compare")
+
+    caught_messages: list[str] = []
+
+    def compare(x: str, y: str, detail: bool) -> dict[str, Any]:
+        per_type = {}
+        for label in labels:
+            vocab, t, cells = sums.table((x, y), label)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DegenerateAgreementWarning)
+                figures = _kappa_figures(t, vocab, bootstrap if detail else 0, seed, client)
+                if detail:
+                    figures["per_doc"] = _per_doc_figures(*cells, len(vocab), sums.doc_ids)
+            if any(figures[k] is None for k in ("cohen_kappa", "scott_pi")):
+                caught_messages.append(f"{x} / {y}, {label}: kappa or pi undefined (a single category in the "
+                                       f"table, or no items); reported as null")
+            per_type[label] = figures
+        return per_type
+
+    def mean(values: list[float | None]) -> float | None:
+        ok = [v for v in values if v is not None]
+        return sum(ok) / len(ok) if ok else None
+
+    keys = ("observed_agreement", "cohen_kappa", "scott_pi")
+    pairs_out, items_out = [], {}
+    for i, j in index_pairs:
+        per_type = compare(names[i], names[j], True)
+        over_types = {k: mean([f[k] for f in per_type.values()]) for k in keys}
+        doc_kappa = mean([mean([d["cohen_kappa"] for d in f["per_doc"]]) for f in per_type.values()])
+        pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j, "per_type": per_type,
+                          "mean_over_types": over_types, "mean_over_docs": {"cohen_kappa": doc_kappa}})
+        items_out[(i, j)] = [row for label in labels for row in sums.items.get(((names[i], names[j]), label), [])]
+    n = len(names)
+    micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    for p in pairs_out:
+        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = p["mean_over_types"]["cohen_kappa"]
+        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = p["mean_over_docs"]["cohen_kappa"]
+    out: dict[str, Any] = {
+        "measure": "kappa",
+        "annotators": names,
+        "types": labels,
+        "n_docs": len(sums.doc_ids),
+        "mean_of_pairs": {k: mean([p["mean_over_types"][k] for p in pairs_out]) for k in keys},
+        "per_type": {t: {k: mean([p["per_type"][t][k] for p in pairs_out]) for k in keys} for t in labels},
+        "matrix": {"measure": "cohen_kappa", "micro": micro, "macro_docs": macro,
+                   "annotator_mean_micro": [mean([v for b, v in enumerate(micro[a]) if b != a]) for a in range(n)],
+                   "annotator_mean_macro_docs": [mean([v for b, v in enumerate(macro[a]) if b != a])
+                                                 for a in range(n)]},
+        "pairs": pairs_out,
+        "items": items_out,
+        "texts": sums.texts,
+    }
+    if consensus:
+        out["consensus"] = {"set": consensus, "annotators": {}}
+        for a in names:
+            per_type = compare(consensus, a, False)
+            out["consensus"]["annotators"][a] = {
+                "per_type": {t: {k: f[k] for k in keys} for t, f in per_type.items()},
+                "mean_over_types": {k: mean([f[k] for f in per_type.values()]) for k in keys}}
+    out["warnings"] = list(dict.fromkeys(caught_messages))
+    return out
+
+
+def to_json(result: dict[str, Any]) -> dict[str, Any]:
+    """The result without the evaluation objects and item lists (for ``json.dump``)."""
+    return {k: v for k, v in result.items() if k not in ("evaluations", "items", "texts")}
+
+
+__all__ = ["pairwise_f", "pairwise_kappa", "parse_sets", "parse_type_features", "parse_types", "to_json"]

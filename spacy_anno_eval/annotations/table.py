@@ -1,0 +1,340 @@
+"""Annotation sets held as columns, and the corpus that carries them.
+
+An annotation is a labelled character span ``[start, end)`` of one document,
+with optional features (a dict). A :class:`SpanTable` holds every annotation
+of one named set across a whole corpus as numpy columns (``doc``, ``start``,
+``end``, ``label``) so that the aligner can work on all documents at once.
+Character offsets are the common currency: a key and a response tokenized
+differently still compare.
+
+Selectors name a set in a spaCy ``Doc``: ``ents`` (``doc.ents``) or
+``spans:<key>`` (``doc.spans[key]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, where
+
+INDEX = np.int64
+
+
+@dataclass
+class SpanTable:
+    """Every annotation of one set across a corpus, as columns.
+
+    ``doc[i]`` is the index of annotation ``i``'s document in the corpus;
+    ``start[i]``/``end[i]`` its character offsets (end exclusive);
+    ``label[i]`` an index into ``labels``; ``features[i]`` a dict of feature
+    values, or ``features is None`` when the set carries no features at all.
+    Rows are in document order (by ``doc``, then ``start``, then ``end``).
+    """
+
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    labels: list[str]
+    features: list[dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        self.doc = np.asarray(self.doc, dtype=INDEX)
+        self.start = np.asarray(self.start, dtype=INDEX)
+        self.end = np.asarray(self.end, dtype=INDEX)
+        self.label = np.asarray(self.label, dtype=INDEX)
+        n = len(self.doc)
+        if not (len(self.start) == len(self.end) == len(self.label) == n):
+            raise ValueError("SpanTable columns must have the same length")
+        if self.features is not None and len(self.features) != n:
+            raise ValueError("SpanTable.features must have one entry per annotation")
+        if n > 1 and not _is_sorted(self.doc, self.start, self.end):
+            self._take(np.lexsort((self.end, self.start, self.doc)))
+
+    def _take(self, order: np.ndarray) -> None:
+        self.doc = self.doc[order]
+        self.start = self.start[order]
+        self.end = self.end[order]
+        self.label = self.label[order]
+        if self.features is not None:
+            self.features = [self.features[i] for i in order]
+
+    def __len__(self) -> int:
+        return len(self.doc)
+
+    @classmethod
+    def empty(cls) -> SpanTable:
+        z = np.zeros(0, dtype=INDEX)
+        return cls(z, z.copy(), z.copy(), z.copy(), [])
+
+    def label_names(self) -> np.ndarray:
+        """The label of every annotation as a string array."""
+        return np.asarray(self.labels, dtype=object)[self.label] if len(self) else np.zeros(0, object)
+
+    def rows(self, doc: int) -> range:
+        """Row indices of one document's annotations."""
+        lo, hi = np.searchsorted(self.doc, [doc, doc + 1])
+        return range(int(lo), int(hi))
+
+    def check_bounds(self, lengths: np.ndarray, doc_ids: Sequence[str], source: str = "") -> None:
+        """Raise :class:`InputError` for a span outside its document's text.
+
+        ``lengths[d]`` is the character length of document ``d``.
+        """
+        if not len(self):
+            return
+        lengths = np.asarray(lengths, dtype=INDEX)
+        bad = (self.start < 0) | (self.end <= self.start) | (self.end > lengths[self.doc])
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            d = int(self.doc[i])
+            raise InputError(
+                f"{where(source, doc_ids[d], span=(int(self.start[i]), int(self.end[i])))}: "
+                f"span out of range for a text of {int(lengths[d])} characters "
+                f"(a span needs 0 <= start < end <= len(text)); fix the offsets or the text"
+            )
+
+
+def _is_sorted(doc: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether rows are in (doc, start, end) order, in one vectorised pass."""
+    d0, d1, s0, s1 = doc[:-1], doc[1:], start[:-1], start[1:]
+    ok = (d1 > d0) | ((d1 == d0) & ((s1 > s0) | ((s1 == s0) & (end[1:] >= end[:-1]))))
+    return bool(ok.all())
+
+
+class SpanTableBuilder:
+    """Collects annotations one at a time, then builds a :class:`SpanTable`."""
+
+    def __init__(self) -> None:
+        self.doc: list[int] = []
+        self.start: list[int] = []
+        self.end: list[int] = []
+        self.label: list[int] = []
+        self.features: list[dict[str, Any]] = []
+        self.has_features = False
+        self._label_ids: dict[str, int] = {}
+
+    def add(self, doc: int, start: int, end: int, label: str,
+            features: dict[str, Any] | None = None) -> None:
+        lid = self._label_ids.get(label)
+        if lid is None:
+            lid = self._label_ids[label] = len(self._label_ids)
+        self.doc.append(doc)
+        self.start.append(start)
+        self.end.append(end)
+        self.label.append(lid)
+        self.features.append(features or {})
+        if features:
+            self.has_features = True
+
+    def build(self) -> SpanTable:
+        return SpanTable(
+            np.array(self.doc, dtype=INDEX), np.array(self.start, dtype=INDEX),
+            np.array(self.end, dtype=INDEX), np.array(self.label, dtype=INDEX),
+            list(self._label_ids), self.features if self.has_features else None,
+        )
+
+
+@dataclass
+class Corpus:
+    """Documents with named annotation sets, as every reader produces them.
+
+    ``texts`` may be any sequence (readers may compute texts lazily);
+    ``sets`` maps a set name (``ents``, ``spans:sc``, ``key``, ...) to its
+    :class:`SpanTable`; ``source`` names the file for error messages.
+    ``text_fingerprints`` (optional, one integer per document) lets a reader
+    that builds texts lazily avoid it: two documents whose fingerprints are
+    equal have equal texts; unequal fingerprints prove nothing, and the texts
+    are then compared. ``text_lengths`` (optional) gives each text's length
+    without building it.
+    """
+
+    doc_ids: list[str]
+    texts: Sequence[str]
+    sets: dict[str, SpanTable] = field(default_factory=dict)
+    source: str = ""
+    text_fingerprints: np.ndarray | None = None
+    text_lengths: np.ndarray | None = None
+    #: the id each document's file gives it, ``None`` where its id is its position (``None``: not known)
+    given_ids: list[str | None] | None = None
+
+    def lengths(self) -> np.ndarray:
+        """Character length of every document's text."""
+        if self.text_lengths is not None:
+            return np.asarray(self.text_lengths, dtype=INDEX)
+        return np.fromiter((len(t) for t in self.texts), dtype=INDEX, count=len(self.texts))
+
+    def __len__(self) -> int:
+        return len(self.doc_ids)
+
+    def window(self, a: int, b: int) -> Corpus:
+        """Documents ``a`` to ``b - 1`` as a corpus of their own (document indices from 0; texts not built)."""
+        b = min(len(self), b)
+        a = min(max(0, a), b)
+        sets = {name: _table_window(table, a, b) for name, table in self.sets.items()}
+        fingerprints = None if self.text_fingerprints is None else self.text_fingerprints[a:b]
+        lengths = None if self.text_lengths is None else self.text_lengths[a:b]
+        given = None if self.given_ids is None else self.given_ids[a:b]
+        return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths,
+                      given)
+
+    def get_set(self, name: str) -> SpanTable:
+        """The annotation set ``name``; an empty table when the corpus has none of it.
+
+        A name that no reader could produce raises :class:`InputError`.
+        """
+        if name in self.sets:
+            return self.sets[name]
+        if name == "ents" or name.startswith("spans:") or not self.sets:
+            return SpanTable.empty()
+        raise InputError(
+            f"{self.source or 'corpus'}: no annotation set {name!r}; "
+            f"available: {', '.join(sorted(self.sets))}"
+        )
+
+
+class _TextWindow(Sequence[str]):
+    """Texts ``a`` to ``b - 1`` of a sequence of texts, read from it when asked (a lazy reader's texts stay
+    lazy)."""
+
+    def __init__(self, texts: Sequence[str], a: int, b: int) -> None:
+        self._texts, self._a, self._n = texts, a, b - a
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("document index out of range")
+        return self._texts[self._a + i]
+
+
+def _table_window(table: SpanTable, a: int, b: int) -> SpanTable:
+    """The rows of documents ``a`` to ``b - 1`` (rows are sorted by document), documents renumbered from 0."""
+    lo, hi = np.searchsorted(table.doc, [a, b]).tolist()
+    feats = None if table.features is None else table.features[lo:hi]
+    return SpanTable(table.doc[lo:hi] - a, table.start[lo:hi], table.end[lo:hi], table.label[lo:hi],
+                     table.labels, feats)
+
+
+# ---------------------------------------------------------------------------
+# spaCy Docs -> SpanTable
+
+
+def parse_selector(selector: str) -> tuple[str, str | None]:
+    """Split a selector into its kind and key: ``ents`` -> ("ents", None),
+    ``spans:sc`` -> ("spans", "sc"). Raise on anything else."""
+    if selector == "ents":
+        return "ents", None
+    if selector.startswith("spans:") and len(selector) > len("spans:"):
+        return "spans", selector[len("spans:"):]
+    raise InputError(
+        f"unknown annotation selector {selector!r}: use 'ents' or 'spans:<key>'"
+    )
+
+
+def _ents_columns(docs: Sequence[Any], unannotated: bool = False) -> tuple[np.ndarray, ...]:
+    """doc.ents of every doc as (doc, start_char, end_char, label_hash), vectorised.
+
+    With ``unannotated=True`` a fifth item gives the tokens without entity
+    annotation (IOB code 0) as a (doc, start_char, end_char) tuple.
+
+    Reads ``Doc.to_array([IDX, LENGTH, ENT_IOB])`` and the entity type, and
+    decodes the IOB codes (3 = B, 1 = I, 2 = O) with numpy, instead of
+    creating a Python ``Span`` per entity.
+    """
+    from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH
+
+    arrays = [d.to_array([IDX, LENGTH, ENT_IOB, ENT_TYPE]) for d in docs]
+    sizes = np.fromiter((len(a) for a in arrays), dtype=INDEX, count=len(arrays))
+    if not sizes.sum():
+        z = np.zeros(0, dtype=INDEX)
+        return (z, z, z, np.zeros(0, dtype=np.uint64)) + (((z, z, z),) if unannotated else ())
+    tok = np.concatenate(arrays).astype(np.uint64)
+    idx = tok[:, 0].astype(INDEX)
+    length = tok[:, 1].astype(INDEX)
+    iob = tok[:, 2].astype(INDEX)
+    etype = tok[:, 3]
+    doc_of_tok = np.repeat(np.arange(len(docs), dtype=INDEX), sizes)
+    # a B token with no entity type is O for spaCy's Doc.ents
+    begins = np.flatnonzero((iob == 3) & (etype != 0))
+    # an entity runs until the next token that is not I (or the end of its doc)
+    not_inside = np.flatnonzero(iob != 1)
+    nxt = np.searchsorted(not_inside, begins, side="right")
+    last = np.where(nxt < len(not_inside), not_inside[np.minimum(nxt, len(not_inside) - 1)],
+                    len(iob)) - 1
+    # never let an entity cross into the next document
+    doc_end_tok = np.cumsum(sizes) - 1
+    last = np.minimum(last, doc_end_tok[doc_of_tok[begins]])
+    out = (doc_of_tok[begins], idx[begins], idx[last] + length[last], etype[begins])
+    if unannotated:
+        blank = np.flatnonzero(iob == 0)
+        out += ((doc_of_tok[blank], idx[blank], idx[blank] + length[blank]),)
+    return out
+
+
+def spans_from_docs(docs: Sequence[Any], selector: str = "ents",
+                    features: Sequence[str] | None = None) -> SpanTable:
+    """Build a :class:`SpanTable` from spaCy Docs by a selector string.
+
+    ``features`` names span attributes to read as features: ``kb_id``,
+    ``id`` or a custom extension ``_.<name>``; empty values are left out.
+    """
+    kind, key = parse_selector(selector)
+    if kind == "ents" and not features:
+        doc, start, end, hashes = _ents_columns(docs)
+        return _table_from_hashes(doc, start, end, hashes, docs[0].vocab.strings if len(docs) else None)
+    builder = SpanTableBuilder()
+    for d, doc in enumerate(docs):
+        spans = doc.ents if kind == "ents" else doc.spans.get(key, ())
+        for span in spans:
+            builder.add(d, span.start_char, span.end_char, span.label_,
+                        span_features(span, features) if features else None)
+    return builder.build()
+
+
+def span_features(span: Any, names: Iterable[str]) -> dict[str, Any]:
+    """The named attributes of a spaCy Span as a feature dict (empty values left out)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if name.startswith("_."):
+            ext = name[2:]
+            value = getattr(span._, ext) if span.has_extension(ext) else None
+        elif name in ("kb_id", "id"):
+            value = getattr(span, name + "_") or None
+        else:
+            value = getattr(span, name, None)
+        if value is not None and value != "":
+            out[name] = value
+    return out
+
+
+def _table_from_hashes(doc: np.ndarray, start: np.ndarray, end: np.ndarray,
+                       hashes: np.ndarray, strings: Any) -> SpanTable:
+    uniq, inverse = np.unique(hashes, return_inverse=True)
+    labels = [strings[int(h)] for h in uniq] if strings is not None else []
+    return SpanTable(doc, start, end, inverse.astype(INDEX), labels)
+
+
+def corpus_from_docs(docs: Sequence[Any], selectors: Iterable[str] = ("ents",),
+                     features: Sequence[str] | None = None, source: str = "") -> Corpus:
+    """A :class:`Corpus` from spaCy Docs with the sets named by ``selectors``.
+
+    Document ids come from ``doc.user_data["doc_id"]`` (or ``"id"``) when
+    present, else the position in the sequence.
+    """
+    docs = list(docs)
+    given = [d.user_data.get("doc_id", d.user_data.get("id")) for d in docs]
+    given = [None if g is None else str(g) for g in given]
+    ids = [str(i) if g is None else g for i, g in enumerate(given)]
+    texts = [d.text for d in docs]
+    sets = {s: spans_from_docs(docs, s, features) for s in selectors}
+    return Corpus(ids, texts, sets, source, given_ids=given)

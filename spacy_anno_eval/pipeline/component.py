@@ -1,0 +1,457 @@
+"""The ``anno_eval`` pipeline component: corpus quality assurance inside a spaCy pipeline.
+
+The analogue of GATE's Quality Assurance PR (user guide 10.3.7): added to a
+pipeline, it compares a *key* and a *response* annotation set of every Doc
+and runs the corpus-level QA stage once, when the corpus ends. Registered
+through the ``spacy_factories`` entry point, so no import is needed::
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(...)
+    qa = nlp.add_pipe("anno_eval", config={"key": "spans:gold", "response": "ents",
+                                           "output_dir": "qa"})
+    for doc in nlp.pipe(texts_or_docs):   # the QA stage runs when this loop ends
+        ...
+    qa.last_report["micro"]["strict"]["f"]
+
+Config
+------
+``key``, ``response``: selectors of the two annotation sets (``ents`` for
+``doc.ents``, ``spans:NAME`` for ``doc.spans[NAME]``). ``types``: only these
+labels (all when null). ``features``: significant span attributes (``kb_id``,
+``id``, ``_.name``), compared as GATE does. ``beta``: F-beta weight (>= 0).
+``measures``: which of strict, lenient and average the written reports show.
+``output_dir``: where the QA stage writes its reports (nothing is written when
+null); ``report_formats``: which reports (``json``, ``md``, ``html``).
+``pairing``, ``min_overlap``, ``zero_division``: as in
+:func:`spacy_anno_eval.spans.engine.evaluate`. ``score_reference`` and ``prefix``:
+see *Scoring* below. Bad values raise a ``ValueError`` naming the setting
+when the component is made.
+
+Per document
+------------
+Each Doc gets its result on ``doc._.anno_eval``, a dict keyed by component
+name (so that several QA components can share a pipeline):
+``doc._.anno_eval["anno_eval"]`` is the compact result of
+:func:`spacy_anno_eval.spans.counts.doc_results` (labels, counts per label, the key
+and response spans and the pairs with their status). It holds plain ints,
+strings, lists and dicts only, so it travels with the Doc through
+``Doc.to_bytes`` / ``DocBin`` (``store_user_data=True``) and back from the
+worker processes of ``nlp.pipe(n_process>1)``.
+
+Corpus end
+----------
+The QA stage puts the per-document results together
+(:meth:`spacy_anno_eval.spans.counts.Evaluation.from_doc_results`, equal to
+:func:`spacy_anno_eval.spans.engine.evaluate` on the same Docs), stores the
+evaluation and its report on the component (``last_evaluation``,
+``last_report``), and, when ``output_dir`` is set, writes the reports there
+(:func:`spacy_anno_eval.report.write_reports`; the paths go to
+``last_paths``). It runs:
+
+- **after ``nlp.pipe(...)`` is exhausted**, once per call, in the parent
+  process. With ``n_process > 1`` spaCy's ``Language.pipe`` runs the
+  components in worker processes only, so the factory hooks the ``nlp``
+  object itself: it sets an instance attribute ``nlp.pipe`` (a
+  :class:`PipeHook`) that delegates to ``Language.pipe`` and, as the Docs are
+  yielded, collects their results (document ids: ``doc.user_data["doc_id"]``
+  or ``["id"]``, else the position in the stream). A generator abandoned
+  before its end runs nothing and writes nothing. The component's own
+  ``pipe()`` (which runs in the workers) never collects, so nothing is
+  counted twice. ``nlp.pipe(..., as_tuples=True)`` collects through the inner
+  call. ``nlp.evaluate`` uses ``nlp.pipe`` but stops reading before the end,
+  so evaluations (and every dev evaluation of ``spacy train``) run no QA
+  stage: they report through :meth:`AnnoEval.score`.
+- **on :meth:`AnnoEval.finalize`**, over the Docs processed one by one with
+  ``nlp(doc)`` since the last ``finalize()`` (``__call__`` collects them;
+  collected results, with the texts, stay in memory until ``finalize()`` or
+  :meth:`AnnoEval.reset`, so a long-running service that calls ``nlp(text)``
+  should call one of them from time to time);
+- **on :meth:`AnnoEval.report`** over the given Docs' stored results.
+
+A component moved to another pipeline with ``add_pipe(source=...)`` stays
+hooked to the ``nlp`` that made it; use ``report(docs)`` there.
+
+Scoring
+-------
+:meth:`AnnoEval.score` makes the component a scorer for ``nlp.evaluate``,
+``spacy evaluate`` and the dev evaluations of ``spacy train``: it compares
+``eg.reference`` with ``eg.predicted``, reading the ``score_reference``
+selector (default: the ``response`` selector) on the reference and the
+``response`` selector on the prediction, since a training or dev corpus holds
+the gold where the pipeline writes its predictions. Keys (``prefix``, default
+``anno_eval``) are those of :func:`spacy_anno_eval.pipeline.scorers.format_scores`:
+``anno_eval_p/r/f`` (strict), ``anno_eval_{p,r,f}_{strict,lenient,average}``,
+``anno_eval_per_type``, ``anno_eval_muc``, ``anno_eval_semeval``; every flat
+value is a float, never ``None``.
+
+This module imports only spaCy at load time; the engine (numpy, scipy) is
+imported when a Doc is first processed.
+"""
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from spacy.language import Language
+from spacy.pipeline.pipe import Pipe
+from spacy.tokens import Doc
+from spacy.util import SimpleFrozenList, minibatch
+
+EXTENSION = "anno_eval"
+MEASURES = ("strict", "lenient", "average")
+REPORT_FORMATS = ("json", "md", "html")
+
+DEFAULT_CONFIG: dict[str, Any] = {
+    "key": "spans:gold",
+    "response": "ents",
+    "types": None,
+    "features": None,
+    "beta": 1.0,
+    "measures": list(MEASURES),
+    "output_dir": None,
+    "report_formats": list(REPORT_FORMATS),
+    "pairing": "optimal",
+    "min_overlap": 0.0,
+    "zero_division": 0.0,
+    "score_reference": None,
+    "prefix": "anno_eval",
+}
+
+
+def _ensure_extension() -> None:
+    if not Doc.has_extension(EXTENSION):
+        Doc.set_extension(EXTENSION, default=None)
+
+
+_ensure_extension()
+
+
+@Language.factory(
+    "anno_eval",
+    default_config=DEFAULT_CONFIG,
+    assigns=[f"doc._.{EXTENSION}"],
+    default_score_weights={"anno_eval_f": 0.0, "anno_eval_f_lenient": 0.0, "anno_eval_f_average": 0.0},
+)
+def make_anno_eval(
+    nlp: Language,
+    name: str,
+    key: str,
+    response: str,
+    types: list[str] | None,
+    features: list[str] | None,
+    beta: float,
+    measures: list[str],
+    output_dir: str | None,
+    report_formats: list[str],
+    pairing: str,
+    min_overlap: float,
+    zero_division: float,
+    score_reference: str | None,
+    prefix: str,
+) -> "AnnoEval":
+    """Make the ``anno_eval`` component and hook ``nlp.pipe`` for the corpus-end QA stage."""
+    component = AnnoEval(
+        name, key=key, response=response, types=types, features=features, beta=beta, measures=measures,
+        output_dir=output_dir, report_formats=report_formats, pairing=pairing, min_overlap=min_overlap,
+        zero_division=zero_division, score_reference=score_reference, prefix=prefix,
+    )
+    install_pipe_hook(nlp)
+    return component
+
+
+class _Collected:
+    """Per-document results of one stream, in stream order."""
+
+    def __init__(self) -> None:
+        self.results: list[dict[str, Any]] = []
+        self.doc_ids: list[str] = []
+        self.texts: list[str] = []
+
+    def add(self, doc: Doc, result: dict[str, Any] | None, position: int) -> None:
+        if result is None:  # a doc our component never saw (e.g. dropped by an error handler)
+            return
+        self.results.append(result)
+        self.doc_ids.append(_doc_id(doc, position))
+        self.texts.append(doc.text)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+
+def _doc_id(doc: Doc, position: int) -> str:
+    """The document id as :func:`spacy_anno_eval.annotations.table.corpus_from_docs` gives it."""
+    return str(doc.user_data.get("doc_id", doc.user_data.get("id", position)))
+
+
+def _check_selector(setting: str, value: Any) -> str:
+    from ..annotations.table import parse_selector
+
+    if not isinstance(value, str):
+        raise ValueError(f"anno_eval: {setting} must be a selector string ('ents' or 'spans:<key>'), got {value!r}")
+    try:
+        parse_selector(value)
+    except ValueError as e:
+        raise ValueError(f"anno_eval: {setting}: {e}") from None
+    return value
+
+
+def _check_names(setting: str, value: Any, allowed: Sequence[str] | None = None,
+                 empty_ok: bool = True) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"anno_eval: {setting} must be a list of non-empty strings, got {value!r}")
+    value = list(value)
+    if not value and not empty_ok:
+        raise ValueError(f"anno_eval: {setting} must not be empty; choose from {', '.join(allowed or ())}")
+    if allowed is not None:
+        bad = [v for v in value if v not in allowed]
+        if bad:
+            raise ValueError(f"anno_eval: {setting} has {', '.join(map(repr, bad))}; "
+                             f"choose from {', '.join(allowed)}")
+    return value or None
+
+
+class AnnoEval(Pipe):
+    """Compare a key and a response annotation set per Doc; QA over the corpus at its end.
+
+    See the module docstring for the settings, where results go and when the
+    corpus stage runs.
+    """
+
+    def __init__(self, name: str = "anno_eval", *, key: str = "spans:gold", response: str = "ents",
+                 types: Sequence[str] | None = None, features: Sequence[str] | None = None,
+                 beta: float = 1.0, measures: Sequence[str] = MEASURES, output_dir: str | None = None,
+                 report_formats: Sequence[str] = REPORT_FORMATS, pairing: str = "optimal",
+                 min_overlap: float = 0.0, zero_division: float = 0.0,
+                 score_reference: str | None = None, prefix: str = "anno_eval") -> None:
+        from ..figures import check_zero_division
+        from ..spans.align import PAIRINGS, check_min_overlap
+
+        self.name = name
+        self.key = _check_selector("key", key)
+        self.response = _check_selector("response", response)
+        self.score_reference = (None if score_reference is None
+                                else _check_selector("score_reference", score_reference))
+        self.types = _check_names("types", types)
+        self.features = _check_names("features", features)
+        try:
+            self.beta = float(beta)
+        except (TypeError, ValueError):
+            raise ValueError(f"anno_eval: beta must be a number >= 0, got {beta!r}") from None
+        if not self.beta >= 0 or self.beta == float("inf"):
+            raise ValueError(f"anno_eval: beta must be a finite number >= 0, got {beta!r}")
+        self.measures = _check_names("measures", measures, MEASURES, empty_ok=False)
+        from ..report import FORMATS
+
+        self.report_formats = _check_names("report_formats", report_formats, tuple(FORMATS), empty_ok=False)
+        if pairing not in PAIRINGS:
+            raise ValueError(f"anno_eval: pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
+        self.pairing = pairing
+        try:
+            self.min_overlap = check_min_overlap(min_overlap)
+            self.zero_division = check_zero_division(zero_division)
+        except ValueError as e:
+            raise ValueError(f"anno_eval: {e}") from None
+        self.output_dir = None if output_dir is None or str(output_dir) == "" else str(output_dir)
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError(f"anno_eval: prefix must be a non-empty string, got {prefix!r}")
+        self.prefix = prefix
+        self._pending = _Collected()
+        self.last_evaluation: Any = None
+        self.last_report: dict[str, Any] | None = None
+        self.last_paths: dict[str, Any] = {}
+        self.n_reports = 0
+        _ensure_extension()
+
+    # -- settings ---------------------------------------------------------
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The settings an :class:`~spacy_anno_eval.spans.counts.Evaluation` records
+        (the same keys as :func:`spacy_anno_eval.spans.engine.evaluate`)."""
+        return {"beta": self.beta, "zero_division": self.zero_division, "pairing": self.pairing,
+                "min_overlap": self.min_overlap, "key_set": self.key, "response_set": self.response,
+                "types": list(self.types) if self.types else None,
+                "features": list(self.features) if self.features else None}
+
+    # -- per document -----------------------------------------------------
+
+    def _align(self, key_docs: Sequence[Doc], response_docs: Sequence[Doc], key_set: str) -> Any:
+        from ..annotations.table import spans_from_docs
+        from ..spans.align import align_spans, select_types
+
+        key = select_types(spans_from_docs(key_docs, key_set, self.features), self.types)
+        response = select_types(spans_from_docs(response_docs, self.response, self.features), self.types)
+        return align_spans(key, response, features=self.features, pairing=self.pairing,
+                           min_overlap=self.min_overlap)
+
+    def _annotate(self, docs: list[Doc]) -> None:
+        """Compare key and response of a batch of Docs and store each Doc's result."""
+        from ..spans.counts import doc_results
+
+        if not docs:
+            return
+        results = doc_results(self._align(docs, docs, self.key), len(docs))
+        for doc, result in zip(docs, results, strict=True):
+            stored = dict(doc._.get(EXTENSION) or {})
+            stored[self.name] = result
+            doc._.set(EXTENSION, stored)
+
+    def result(self, doc: Doc) -> dict[str, Any] | None:
+        """This component's result on ``doc`` (``None`` when it has not processed the Doc)."""
+        stored = doc._.get(EXTENSION)
+        return stored.get(self.name) if isinstance(stored, dict) else None
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Process one Doc (``nlp(doc)``) and collect its result for :meth:`finalize`."""
+        self._annotate([doc])
+        self._pending.add(doc, self.result(doc), len(self._pending))
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Process a stream in batches. Collects nothing: in ``nlp.pipe`` the
+        parent process collects (see the module docstring)."""
+        error_handler = self.get_error_handler()
+        for batch in minibatch(stream, size=batch_size):
+            batch = list(batch)
+            try:
+                self._annotate(batch)
+            except Exception as e:  # noqa: BLE001 - spaCy's error-handler protocol
+                error_handler(self.name, self, batch, e)
+                continue
+            yield from batch
+
+    # -- corpus stage -----------------------------------------------------
+
+    def finalize(self) -> dict[str, Any] | None:
+        """Run the QA stage over the Docs processed by ``nlp(doc)`` since the
+        last call, then start afresh. Returns the report (``None``, writing
+        nothing, when no Doc was processed)."""
+        pending, self._pending = self._pending, _Collected()
+        return self._corpus_end(pending)
+
+    def report(self, docs: Iterable[Doc]) -> dict[str, Any]:
+        """Run the QA stage over ``docs``, from the results this component stored on them."""
+        collected = _Collected()
+        for position, doc in enumerate(docs):
+            result = self.result(doc)
+            if result is None:
+                raise ValueError(f"anno_eval: document {_doc_id(doc, position)!r} has no result from the "
+                                 f"component {self.name!r} (doc._.{EXTENSION}); run the pipeline on it first")
+            collected.add(doc, result, position)
+        if not len(collected):
+            raise ValueError("anno_eval: report() needs at least one document")
+        out = self._corpus_end(collected)
+        assert out is not None
+        return out
+
+    def reset(self) -> None:
+        """Forget the Docs collected by ``nlp(doc)`` since the last :meth:`finalize`."""
+        self._pending = _Collected()
+
+    def _corpus_end(self, collected: _Collected) -> dict[str, Any] | None:
+        """The QA stage: one evaluation over the collected Docs, its report, the files."""
+        if not len(collected):
+            return None
+        from ..spans.counts import Evaluation
+
+        evaluation = Evaluation.from_doc_results(collected.results, collected.doc_ids, self.settings,
+                                                 collected.texts)
+        report = evaluation.report()
+        paths: dict[str, Any] = {}
+        if self.output_dir is not None:
+            from ..report import write_reports
+
+            paths = dict(write_reports(evaluation, self.output_dir, formats=tuple(self.report_formats),
+                                       measures=tuple(self.measures), report=report))
+        self.last_evaluation = evaluation
+        self.last_report = report
+        self.last_paths = paths
+        self.n_reports += 1
+        return report
+
+    # -- spaCy scoring ----------------------------------------------------
+
+    def score(self, examples: Iterable[Any], **kwargs: Any) -> dict[str, Any]:
+        """Score ``eg.predicted`` against ``eg.reference`` (see *Scoring* in the module docstring).
+
+        ``kwargs`` (spaCy's scorer settings) are ignored: the component's config wins.
+        """
+        from ..spans.counts import Evaluation
+        from .scorers import format_scores
+
+        examples = list(examples)
+        refs = [eg.reference for eg in examples]
+        preds = [eg.predicted for eg in examples]
+        alignment = self._align(refs, preds, self.score_reference or self.response)
+        evaluation = Evaluation.from_alignment(alignment, [str(i) for i in range(len(examples))], self.settings)
+        return format_scores(evaluation.report(per_doc=False), self.prefix)
+
+    # -- serialization: the config holds every setting --------------------
+
+    def to_disk(self, path: Any, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        """Nothing to save: every setting is in the pipeline's config."""
+
+    def from_disk(self, path: Any, *, exclude: Iterable[str] = SimpleFrozenList()) -> "AnnoEval":
+        return self
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        return b""
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "AnnoEval":
+        return self
+
+
+# ---------------------------------------------------------------------------
+# the parent-side hook on nlp.pipe
+
+
+class PipeHook:
+    """``nlp.pipe`` for a pipeline with ``anno_eval`` components (an instance attribute).
+
+    Delegates to the class's ``Language.pipe`` and, as the Docs are yielded in
+    the calling process, collects the results of the enabled ``anno_eval``
+    components; when the stream is exhausted, each runs its QA stage once.
+    A plain object (not a closure), so the ``nlp`` object still pickles.
+    """
+
+    def __init__(self, nlp: Language, inner: Callable[..., Iterator[Any]] | None = None) -> None:
+        self.nlp = nlp
+        self.inner = inner  # an earlier instance-level nlp.pipe, if any; else Language.pipe
+
+    def __call__(self, texts: Iterable[Any], *, as_tuples: bool = False, batch_size: int | None = None,
+                 disable: Iterable[str] = SimpleFrozenList(),
+                 component_cfg: dict[str, dict[str, Any]] | None = None, n_process: int = 1,
+                 **kwargs: Any) -> Iterator[Any]:
+        nlp = self.nlp
+        base = self.inner if self.inner is not None else type(nlp).pipe.__get__(nlp)
+        docs = base(texts, as_tuples=as_tuples, batch_size=batch_size, disable=disable,
+                    component_cfg=component_cfg, n_process=n_process, **kwargs)
+        if as_tuples:  # Language.pipe calls nlp.pipe again without tuples: that call collects
+            return docs
+        disabled = set(disable)
+        components = [proc for name, proc in nlp.pipeline if isinstance(proc, AnnoEval) and name not in disabled]
+        if not components:
+            return docs
+        return _collect(docs, components)
+
+
+def _collect(docs: Iterator[Doc], components: list[AnnoEval]) -> Iterator[Doc]:
+    collected = [_Collected() for _ in components]
+    for position, doc in enumerate(docs):
+        for component, into in zip(components, collected, strict=True):
+            into.add(doc, component.result(doc), position)
+        yield doc
+    # reached only when the stream is exhausted: an abandoned generator runs no QA stage
+    for component, into in zip(components, collected, strict=True):
+        component._corpus_end(into)
+
+
+def install_pipe_hook(nlp: Language) -> None:
+    """Set ``nlp.pipe`` to a :class:`PipeHook` (once per ``nlp`` object)."""
+    current = nlp.__dict__.get("pipe")
+    if not isinstance(current, PipeHook):
+        nlp.pipe = PipeHook(nlp, current)  # type: ignore[method-assign]
+
+
+__all__: list[str] = ["AnnoEval", "PipeHook", "make_anno_eval", "install_pipe_hook", "DEFAULT_CONFIG"]

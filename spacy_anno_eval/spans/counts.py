@@ -1,0 +1,503 @@
+"""Mergeable accumulators of pair counts, and the corpus-level report.
+
+An :class:`Evaluation` holds raw counts (see
+:data:`spacy_anno_eval.spans.measures.FIELDS`) per type and per document. Both
+tables are plain sums, so evaluations of shards merge by addition
+(:meth:`Evaluation.merge`). Every figure of the report is computed from these
+counts by :mod:`spacy_anno_eval.spans.measures`; micro = add the counts, then
+compute; macro = mean of the per-type (or per-document) figures, over the
+types (documents) that have at least one key or response annotation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import repeat
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..annotations.table import INDEX, SpanTable
+from ..figures import check_zero_division
+from .align import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, Alignment
+from .measures import (
+    FIELDS,
+    MODES,
+    gate_counts,
+    gate_prf,
+    muc_prf,
+    semeval_prf,
+)
+
+N_FIELDS = len(FIELDS)
+
+
+def count_pairs(alignment: Alignment, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+    """Raw counts (n_groups, N_FIELDS) of an alignment's pairs.
+
+    ``group`` gives the group of each pair for the key-side fields (for
+    example its document); ``None`` groups by label: the key's label for
+    correct / partial / incorrect / overlap / missing, the response's label for
+    spurious and for the response side of incorrect and overlap pairs.
+    """
+    status = alignment.status.astype(np.int64)
+    if group is None:
+        klab, rlab = alignment.key_label(), alignment.response_label()
+        g1 = np.where(status == SPURIOUS, rlab, klab)
+        two_sided = (status == INCORRECT) | (status == OVERLAP)
+        g2 = rlab[two_sided]
+    else:
+        g1 = group
+        two_sided = (status == INCORRECT) | (status == OVERLAP)
+        g2 = group[two_sided]
+    idx = np.concatenate([g1 * N_FIELDS + status, g2 * N_FIELDS + status[two_sided] + 4])
+    flat = np.bincount(idx, minlength=n_groups * N_FIELDS) if len(idx) else np.zeros(n_groups * N_FIELDS)
+    return flat.astype(np.int64).reshape(n_groups, N_FIELDS)
+
+
+def count_pairs_by_doc_and_type(alignment: Alignment, n_docs: int) -> np.ndarray:
+    """Raw counts (n_docs, n_labels, N_FIELDS): :func:`count_pairs` by label, per document."""
+    n_labels = len(alignment.labels)
+    status = alignment.status.astype(np.int64)
+    klab, rlab = alignment.key_label(), alignment.response_label()
+    doc = alignment.doc.astype(np.int64)
+    g1 = doc * n_labels + np.where(status == SPURIOUS, rlab, klab)
+    two_sided = (status == INCORRECT) | (status == OVERLAP)
+    g2 = doc[two_sided] * n_labels + rlab[two_sided]
+    idx = np.concatenate([g1 * N_FIELDS + status, g2 * N_FIELDS + status[two_sided] + 4])
+    size = n_docs * n_labels * N_FIELDS
+    flat = np.bincount(idx, minlength=size) if len(idx) else np.zeros(size)
+    return flat.astype(np.int64).reshape(n_docs, n_labels, N_FIELDS)
+
+
+def doc_results(alignment: Alignment, n_docs: int) -> list[dict[str, Any]]:
+    """Split an alignment of ``n_docs`` documents into one compact result per document.
+
+    Each result holds plain Python ints, strings, lists and dicts only (it
+    survives JSON, msgpack and ``Doc.to_bytes``):
+
+    - ``labels``: the labels of this document's annotations, sorted;
+    - ``counts``: one row of raw counts per label (the fields of
+      :data:`spacy_anno_eval.spans.measures.FIELDS`, in that order);
+    - ``key`` / ``response``: ``[start, end, label]`` per annotation, in the
+      tables' (document) order, ``label`` an index into ``labels``;
+    - ``pairs``: ``[key, response, status]`` per pair, in document order:
+      indices into ``key`` / ``response`` (``-1`` where a side is absent) and
+      a status code, an index into
+      :data:`spacy_anno_eval.spans.align.STATUS_NAMES`.
+
+    Significant features are not kept. :meth:`Evaluation.from_doc_results`
+    puts the results of a corpus back together.
+    """
+    key, response = alignment.key, alignment.response
+    bounds = np.arange(n_docs + 1)
+    kb = np.searchsorted(key.doc, bounds).tolist()
+    rb = np.searchsorted(response.doc, bounds).tolist()
+    pb = np.searchsorted(alignment.doc, bounds).tolist()
+    counts = count_pairs_by_doc_and_type(alignment, n_docs)
+    used = counts.any(axis=2)
+    k_cols = np.stack([key.start, key.end, key.label], axis=1).tolist()
+    r_cols = np.stack([response.start, response.end, response.label], axis=1).tolist()
+    key_row, resp_row, status = alignment.key_row.tolist(), alignment.response_row.tolist(), alignment.status.tolist()
+    labels = alignment.labels
+    out = []
+    for d in range(n_docs):
+        ids = np.flatnonzero(used[d])
+        local = {int(g): i for i, g in enumerate(ids)}
+        k0, r0 = kb[d], rb[d]
+        out.append({
+            "labels": [labels[g] for g in ids],
+            "counts": counts[d, ids].tolist(),
+            "key": [[s, e, local[lab]] for s, e, lab in k_cols[k0:kb[d + 1]]],
+            "response": [[s, e, local[lab]] for s, e, lab in r_cols[r0:rb[d + 1]]],
+            "pairs": [[k - k0 if k >= 0 else -1, r - r0 if r >= 0 else -1, st]
+                      for k, r, st in zip(key_row[pb[d]:pb[d + 1]], resp_row[pb[d]:pb[d + 1]],
+                                          status[pb[d]:pb[d + 1]], strict=True)],
+        })
+    return out
+
+
+def _side_table(results: Sequence[dict[str, Any]], side: str, maps: list[np.ndarray],
+                labels: list[str]) -> tuple[SpanTable, np.ndarray]:
+    """One side of the per-document results as a corpus table, and each document's first row."""
+    rows = [np.asarray(r[side], dtype=INDEX).reshape(-1, 3) for r in results]
+    sizes = np.fromiter((len(x) for x in rows), dtype=INDEX, count=len(rows))
+    first = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(INDEX) if len(rows) else np.zeros(0, INDEX)
+    if not sizes.sum():
+        z = np.zeros(0, dtype=INDEX)
+        return SpanTable(z, z.copy(), z.copy(), z.copy(), labels), first
+    cols = np.concatenate(rows)
+    label = np.concatenate([m[x[:, 2]] for m, x in zip(maps, rows, strict=True) if len(x)])
+    doc = np.repeat(np.arange(len(rows), dtype=INDEX), sizes)
+    return SpanTable(doc, cols[:, 0], cols[:, 1], label, labels), first
+
+
+def _check_doc_result(result: Any, d: int) -> None:
+    if not isinstance(result, dict) or not {"labels", "key", "response", "pairs"} <= set(result):
+        raise ValueError(f"document {d}: not a per-document result (a dict with labels, key, response and "
+                         f"pairs, as doc_results() makes it), got {type(result).__name__}")
+
+_COUNT_KEYS = frozenset(("correct", "partial", "missing", "spurious", "incorrect"))
+
+
+def _is_count(key: str) -> bool:
+    """Counts (MUC's upper-case names, GATE's counts) are ints; everything else a float."""
+    return key.isupper() or key in _COUNT_KEYS
+
+
+def _floats(d: dict[str, Any]) -> dict[str, Any]:
+    """A nested dict of numpy scalars as plain Python ints and floats."""
+    return {k: _floats(v) if isinstance(v, dict) else (int(v) if _is_count(k) else float(v)) for k, v in d.items()}
+
+
+def _rows(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """A nested dict of equal-length arrays as one nested dict of Python numbers per row.
+
+    Column-wise: each array becomes a list once (``tolist``), then rows are
+    zipped, so a report over many documents costs no numpy scalar per cell.
+    """
+    keys = list(table)
+    columns = []
+    for k in keys:
+        v = table[k]
+        if isinstance(v, dict):
+            columns.append(_rows(v))
+        else:
+            arr = np.asarray(v)
+            if arr.dtype == object:
+                columns.append(arr.tolist())
+            else:
+                columns.append(arr.astype(np.int64 if _is_count(k) else float).tolist())
+    # map/zip keeps the per-row work in C: about 2.5x faster than a comprehension over zip(strict=True)
+    return list(map(dict, map(zip, repeat(keys), zip(*columns, strict=True))))
+
+
+@dataclass
+class Evaluation:
+    """Counts of a key/response comparison: per type, per document, and the pairs.
+
+    ``alignment`` (the pairs) and ``texts`` (the key's document texts) are
+    kept for diffs and reports; both are ``None`` after a merge.
+    """
+
+    labels: list[str]
+    doc_ids: list[str]
+    by_type: np.ndarray
+    by_doc: np.ndarray
+    alignment: Alignment | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    texts: Sequence[str] | None = None
+
+    @classmethod
+    def from_alignment(cls, alignment: Alignment, doc_ids: Sequence[str],
+                       settings: dict[str, Any] | None = None,
+                       texts: Sequence[str] | None = None) -> Evaluation:
+        by_type = count_pairs(alignment, None, len(alignment.labels))
+        by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
+        return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}),
+                   texts)
+
+    @classmethod
+    def from_doc_results(cls, results: Sequence[dict[str, Any]], doc_ids: Sequence[str],
+                         settings: dict[str, Any] | None = None,
+                         texts: Sequence[str] | None = None) -> Evaluation:
+        """Put per-document results (:func:`doc_results`) back together into one evaluation.
+
+        ``results[d]`` is the result of document ``doc_ids[d]`` (whose text is
+        ``texts[d]`` when given). The alignment is rebuilt, so
+        :meth:`diff_rows` works, and every count equals that of aligning the
+        whole corpus at once (pairing never crosses a document).
+        """
+        results = list(results)
+        if len(doc_ids) != len(results):
+            raise ValueError(f"from_doc_results: {len(results)} results but {len(doc_ids)} document ids")
+        if texts is not None and len(texts) != len(results):
+            raise ValueError(f"from_doc_results: {len(results)} results but {len(texts)} texts")
+        for d, r in enumerate(results):
+            _check_doc_result(r, d)
+        labels = sorted({name for r in results for name in r["labels"]})
+        index = {name: i for i, name in enumerate(labels)}
+        maps = [np.array([index[name] for name in r["labels"]], dtype=INDEX) for r in results]
+        key, k_first = _side_table(results, "key", maps, labels)
+        response, r_first = _side_table(results, "response", maps, labels)
+        pairs = [np.asarray(r["pairs"], dtype=INDEX).reshape(-1, 3) for r in results]
+        sizes = np.fromiter((len(p) for p in pairs), dtype=INDEX, count=len(pairs))
+        if sizes.sum():
+            cols = np.concatenate(pairs)
+            doc = np.repeat(np.arange(len(pairs), dtype=INDEX), sizes)
+            key_row = np.where(cols[:, 0] >= 0, cols[:, 0] + k_first[doc], -1)
+            resp_row = np.where(cols[:, 1] >= 0, cols[:, 1] + r_first[doc], -1)
+            status = cols[:, 2].astype(np.int8)
+        else:
+            doc = key_row = resp_row = np.zeros(0, dtype=INDEX)
+            status = np.zeros(0, dtype=np.int8)
+        alignment = Alignment(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
+        return cls.from_alignment(alignment, doc_ids, settings, texts)
+
+    def diff_rows(self, max_docs: int | None = None) -> list[dict[str, Any]]:
+        """The Annotation Diff (GATE user guide 10.2): one row per pair, in document order; with
+        ``max_docs``, only the pairs of the first ``max_docs`` documents that have pairs.
+
+        Each row: ``doc`` (index), ``doc_id``, ``status`` (correct, partial,
+        incorrect, overlap, missing, spurious; GATE's *mismatch* is incorrect
+        or overlap), and for each side present ``key`` / ``response`` as
+        ``{"start", "end", "label", "text"}`` (``text`` when the texts are
+        known), else ``None``. Read from the alignment, never recomputed.
+        """
+        if self.alignment is None:
+            raise ValueError("this evaluation keeps no pairs (it was merged from shards); diff each shard instead")
+        al = self.alignment
+        stop = len(al.doc)
+        if max_docs is not None:
+            docs = self.docs_with_pairs()
+            if len(docs) > max_docs:
+                stop = int(np.searchsorted(al.doc, docs[max_docs]))
+        rows = []
+        side = self.annotation
+        for doc, k, r, status in zip(al.doc[:stop].tolist(), al.key_row[:stop].tolist(),
+                                     al.response_row[:stop].tolist(), al.status[:stop].tolist(), strict=True):
+            rows.append({"doc": doc, "doc_id": self.doc_ids[doc], "status": STATUS_NAMES[status],
+                         "key": side(al.key, k, doc), "response": side(al.response, r, doc)})
+        return rows
+
+    def docs_with_pairs(self) -> np.ndarray:
+        """The indices of the documents that have pairs (a key or a response annotation), sorted; none when
+        the evaluation keeps no pairs."""
+        return np.unique(self.alignment.doc) if self.alignment is not None else np.zeros(0, dtype=np.int64)
+
+    def annotation(self, table: SpanTable, row: int, doc: int) -> dict[str, Any] | None:
+        """Row ``row`` of ``table`` (the alignment's key or response) as ``{"start", "end", "label"}``, with
+        ``"text"`` when the texts are known and ``"features"`` when it has any; ``None`` for ``row < 0``."""
+        if row < 0:
+            return None
+        start, end = int(table.start[row]), int(table.end[row])
+        out: dict[str, Any] = {"start": start, "end": end, "label": self.labels[int(table.label[row])]}
+        if self.texts is not None:
+            out["text"] = self.texts[doc][start:end]
+        if table.features is not None and table.features[row]:
+            out["features"] = dict(table.features[row])
+        return out
+
+    def merge(self, other: Evaluation) -> Evaluation:
+        """The evaluation of both corpora together (documents appended)."""
+        return Evaluation.concat([self, other])
+
+    @classmethod
+    def concat(cls, evaluations: Sequence[Evaluation]) -> Evaluation:
+        """The evaluation of all the corpora together, documents in the given order, in one pass (no
+        intermediate copies: linear in the number of documents); the settings are those of the first
+        evaluation with documents."""
+        evaluations = list(evaluations)
+        if not evaluations:
+            raise ValueError("concat needs at least one evaluation")
+        labels = sorted({name for ev in evaluations for name in ev.labels})
+        by_type = np.zeros((len(labels), N_FIELDS), dtype=np.int64)
+        index = {name: i for i, name in enumerate(labels)}
+        doc_ids: list[str] = []
+        for ev in evaluations:
+            by_type[[index[n] for n in ev.labels]] += ev.by_type
+            doc_ids.extend(ev.doc_ids)
+        settings = next((ev.settings for ev in evaluations if ev.doc_ids), evaluations[0].settings)
+        return cls(labels, doc_ids, by_type, np.concatenate([ev.by_doc for ev in evaluations]), None,
+                   dict(settings), None)
+
+    @property
+    def total(self) -> np.ndarray:
+        """Raw counts over the whole corpus (micro)."""
+        return self.by_type.sum(axis=0)
+
+    def scores(self, beta: float | None = None, zero_division: float | None = None) -> dict[str, Any]:
+        """Micro strict/lenient/average P/R/F as floats: ``{"strict": {"p", "r", "f"}, ...}``."""
+        beta, zd = self._beta_zd(beta, zero_division)
+        return _floats(gate_prf(self.total, beta, zd))
+
+    def doc_rows(self, beta: float | None = None, zero_division: float | None = None) -> PerDocRows:
+        """The report's per-document rows (:class:`PerDocRows`, built when read), without the rest of the
+        report."""
+        return PerDocRows(self, *self._beta_zd(beta, zero_division))
+
+    def _beta_zd(self, beta: float | None, zero_division: float | None) -> tuple[float, float]:
+        beta = float(self.settings.get("beta", 1.0) if beta is None else beta)
+        zd = self.settings.get("zero_division", 0.0) if zero_division is None else zero_division
+        return beta, check_zero_division(zd)
+
+    def report(self, beta: float | None = None, zero_division: float | None = None,
+               per_doc: bool = True, lazy: bool = False) -> dict[str, Any]:
+        """The full report as JSON-ready data (values are fractions in [0, 1]).
+
+        ``lazy``: ``per_doc`` is a :class:`PerDocRows` sequence that builds
+        its rows when read, a chunk at a time (:func:`write_json` streams it),
+        instead of a list of one dict per document.
+        """
+        beta, zd = self._beta_zd(beta, zero_division)
+        total = self.total
+        present_t = np.flatnonzero(self.by_type.any(axis=1))
+        present_d = np.flatnonzero(self.by_doc.any(axis=1))
+        type_prf = gate_prf(self.by_type, beta, zd)
+        doc_prf = gate_prf(self.by_doc, beta, zd)
+        type_counts = gate_counts(self.by_type)
+        type_muc = muc_prf(self.by_type, beta, zd)
+        type_sem = semeval_prf(self.by_type, beta, zd)
+
+        def macro(prf: dict, rows: np.ndarray) -> dict:
+            return {m: {k: float(prf[m][k][rows].mean()) if len(rows) else float(zd) for k in "prf"}
+                    for m in MODES}
+
+        out: dict[str, Any] = {
+            "counts": _floats(gate_counts(total)),
+            "micro": _floats(gate_prf(total, beta, zd)),
+            "macro_types": macro(type_prf, present_t),
+            "macro_docs": macro(doc_prf, present_d),
+            "per_type": {},
+            "muc": _floats(muc_prf(total, beta, zd)),
+            "semeval": _floats(semeval_prf(total, beta, zd)),
+            "n_docs": len(self.doc_ids),
+            "settings": {"beta": beta, "zero_division": zd, **{k: v for k, v in self.settings.items()
+                                                                 if k not in ("beta", "zero_division")}},
+        }
+        type_rows = _rows({"counts": type_counts, **type_prf, "muc": type_muc, "semeval": type_sem})
+        for i in present_t:
+            out["per_type"][self.labels[i]] = type_rows[i]
+        if per_doc:
+            rows = PerDocRows(self, beta, zd)
+            out["per_doc"] = rows if lazy else rows[:]
+        return out
+
+
+class PerDocRows(Sequence[dict[str, Any]]):
+    """The per-document rows of a report (id, counts, strict/lenient/average P/R/F), built from the counts
+    when read: a slice builds only its rows, iteration builds them a chunk at a time. The rows equal those
+    of :meth:`Evaluation.report` (and compare equal to that list); :func:`write_json` writes them, and
+    ``list(rows)`` makes the list (for ``json.dumps``)."""
+
+    CHUNK = 10_000
+
+    def __init__(self, evaluation: Evaluation, beta: float, zero_division: float) -> None:
+        self._ev, self._beta, self._zd = evaluation, beta, zero_division
+
+    def __len__(self) -> int:
+        return len(self._ev.doc_ids)
+
+    def rows(self, a: int, b: int) -> list[dict[str, Any]]:
+        """The rows of documents ``a`` to ``b - 1``."""
+        return _rows(self.table(a, b))
+
+    def table(self, a: int, b: int) -> dict[str, Any]:
+        """The rows of documents ``a`` to ``b - 1`` as columns: a nested dict of arrays, as the rows nest."""
+        counts = self._ev.by_doc[a:b]
+        return {"id": np.asarray(self._ev.doc_ids[a:b], dtype=object), "counts": gate_counts(counts),
+                **gate_prf(counts, self._beta, self._zd)}
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            a, b, step = i.indices(len(self))
+            rows = self.rows(a, max(a, b)) if step == 1 else [self[j] for j in range(a, b, step)]
+            return rows
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("document index out of range")
+        return self.rows(i, i + 1)[0]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for a in range(0, len(self), self.CHUNK):
+            yield from self.rows(a, min(a + self.CHUNK, len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, PerDocRows)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def write_json(data: Any, path: str | os.PathLike) -> Path:
+    """Write ``data`` as JSON atomically (:mod:`spacy_anno_eval.files`): never a half-written file.
+
+    A top-level value that is a :class:`PerDocRows` (``report(lazy=True)``)
+    is written a chunk of rows at a time, never all in memory; the bytes equal
+    those of the same report with a list.
+    """
+    from ..files import open_atomic, write_text
+
+    lazy = {k: v for k, v in data.items() if isinstance(v, PerDocRows)} if isinstance(data, dict) else {}
+    if not lazy:
+        return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    marks = {k: f"per-doc-rows-{secrets.token_hex(16)}" for k in lazy}
+    text = json.dumps({k: marks.get(k, v) for k, v in data.items()}, indent=2, ensure_ascii=False) + "\n"
+    with open_atomic(path) as out:
+        for key, rows in lazy.items():
+            before, text = text.split(json.dumps(marks[key]), 1)
+            out.write(before.encode("utf8"))
+            _write_rows(out, rows, "    ")  # a top-level value: its items at 4 spaces, as indent=2 puts them
+        out.write(text.encode("utf8"))
+    return Path(path)
+
+
+def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
+    """``rows`` as ``json.dumps(list(rows), indent=2)`` writes a list whose items sit at ``indent``.
+
+    Every row nests the same keys, so their layout becomes one ``%`` template
+    and each chunk's values are turned into JSON text a column at a time
+    (json's indented encoder is pure Python, about 10x slower); a chunk with a
+    value that is not finite is written by ``json.dumps`` row by row.
+    """
+    if not len(rows):
+        out.write(b"[]")
+        return
+    out.write(b"[")
+    template = None
+    for a in range(0, len(rows), rows.CHUNK):
+        b = min(a + rows.CHUNK, len(rows))
+        table = rows.table(a, b)
+        if template is None:
+            template = _template(table, indent)
+        columns = _json_columns(table)
+        if columns is None:
+            texts = [indent + json.dumps(r, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+                     for r in _rows(table)]
+        else:
+            texts = [template % values for values in zip(*columns, strict=True)]
+        out.write((("\n" if a == 0 else ",\n") + ",\n".join(texts)).encode("utf8"))
+    out.write(("\n" + indent[:-2] + "]").encode("utf8"))
+
+
+def _template(table: dict[str, Any], indent: str) -> str:
+    """The ``json.dumps(row, indent=2)`` layout of a row of ``table`` at ``indent``, each value a ``%s``."""
+    def layout(d: dict[str, Any], pad: str) -> str:
+        inner = pad + "  "
+        items = [inner + json.dumps(k, ensure_ascii=False).replace("%", "%%") + ": "
+                 + (layout(v, inner) if isinstance(v, dict) else "%s") for k, v in d.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+
+    return indent + layout(table, indent)
+
+
+def _json_columns(table: dict[str, Any]) -> list[list[str]] | None:
+    """Each leaf column of ``table`` as JSON texts, in template order, typed as :func:`_rows` types them;
+    ``None`` when a float is not finite (json writes NaN / Infinity; leave those to it)."""
+    out: list[list[str]] = []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            inner = _json_columns(value)
+            if inner is None:
+                return None
+            out.extend(inner)
+            continue
+        arr = np.asarray(value)
+        if arr.dtype == object:
+            out.append([json.dumps(v, ensure_ascii=False) for v in arr.tolist()])
+        elif _is_count(key):
+            out.append(list(map(int.__repr__, arr.astype(np.int64).tolist())))
+        else:
+            floats = arr.astype(float)
+            if not np.isfinite(floats).all():
+                return None
+            out.append(list(map(float.__repr__, floats.tolist())))
+    return out

@@ -1,0 +1,262 @@
+"""What changed between two versions scored against the same gold (GATE user guide 10.4.4, Default Mode).
+
+:func:`compare_evaluations` takes the :class:`~spacy_anno_eval.spans.counts.Evaluation`
+of the old version (a stored baseline) and of the new one (the current
+pipeline, or another baseline), both against ``marked/``, and returns JSON-ready
+data:
+
+- ``overall`` and ``per_type``: for each measure (strict, lenient, average)
+  and figure (p, r, f), the old value, the new value, ``delta = new − old``,
+  ``direction`` (``up``, ``down`` or ``same``), the paired bootstrap interval
+  and p-value and the approximate-randomization p-value
+  (:mod:`.significance`), and whether it is a ``regression``: a drop whose
+  interval lies below zero (``ci_high < 0``) and whose size exceeds
+  ``max_drop``, on a figure named in ``gate``;
+- ``per_doc``: the documents whose figures changed, with old, new and delta;
+- ``changes``: the annotations that changed status, one row each:
+  ``fixed`` (now correct, or a spurious response gone), ``broken`` (was
+  correct, or a new spurious response) and ``changed`` (any other change,
+  e.g. missing to partial);
+- ``regressions``: the flagged figures, and ``verdict``: ``regression`` or ``ok``.
+
+Every figure comes from the evaluations' counts through
+:func:`spacy_anno_eval.spans.measures.gate_prf`; the pairs from their alignments.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ...spans.align import CORRECT, SPURIOUS, STATUS_NAMES
+from ...spans.counts import N_FIELDS, Evaluation, count_pairs_by_doc_and_type
+from ...spans.measures import FIELDS, gate_prf
+from .settings import FIGURES, BenchmarkSettings
+from .significance import paired_test
+
+OVERALL = "overall"
+
+
+def doc_type_counts(evaluation: Evaluation, labels: list[str]) -> np.ndarray:
+    """Raw counts (n_docs, len(labels), N_FIELDS) of ``evaluation`` in the label order ``labels``."""
+    if evaluation.alignment is None:
+        raise ValueError("the evaluation keeps no pairs (merged from shards); compare unmerged evaluations")
+    counts = count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids))
+    out = np.zeros((len(evaluation.doc_ids), len(labels), N_FIELDS), dtype=np.int64)
+    index = {name: i for i, name in enumerate(labels)}
+    out[:, [index[n] for n in evaluation.alignment.labels], :] = counts
+    return out
+
+
+def _figure_table(raw: np.ndarray, measures: list[str], beta: float, zero_division: float) -> np.ndarray:
+    """Figures (..., len(measures), 3) of raw counts (..., N_FIELDS)."""
+    prf = gate_prf(raw, beta, zero_division)
+    return np.stack([np.stack([prf[m][k] for k in FIGURES], axis=-1) for m in measures], axis=-2)
+
+
+def _type_and_overall_figures(sums: np.ndarray, measures: list[str], beta: float, zero_division: float) -> np.ndarray:
+    """Figures of summed counts (batch, n_labels, N_FIELDS): per type and overall, every measure and figure, flat.
+
+    Module-level (bound with :func:`functools.partial`) so that it pickles to Dask workers.
+    """
+    with_total = np.concatenate([sums, sums.sum(axis=1, keepdims=True)], axis=1)
+    return _figure_table(with_total, measures, beta, zero_division).reshape(len(sums), -1)
+
+
+def _direction(delta: float) -> str:
+    return "up" if delta > 1e-12 else "down" if delta < -1e-12 else "same"
+
+
+def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSettings, *,
+                        old_name: str = "old", new_name: str = "new",
+                        counts: tuple[np.ndarray, np.ndarray, list[str]] | None = None,
+                        changes: list[dict[str, Any]] | None = None, client: Any = None) -> dict[str, Any]:
+    """The difference between ``old`` and ``new`` (see the module docstring).
+
+    ``counts`` (the per-document, per-type counts of both and their label
+    order) and ``changes`` (:func:`annotation_changes`) may be given instead
+    of being read from the pairs: a benchmark scored window by window
+    (:mod:`.windows`) keeps those and drops the pairs. ``client``: an open
+    ``distributed.Client`` to spread the resampling over
+    (:func:`.significance.paired_test`); the result is the same as without.
+    """
+    if old.doc_ids != new.doc_ids:
+        raise ValueError("compare_evaluations: both evaluations must cover the same documents in the same order")
+    if counts is None:
+        labels = sorted(set(old.labels) | set(new.labels))
+        counts_old, counts_new = doc_type_counts(old, labels), doc_type_counts(new, labels)
+    else:
+        counts_old, counts_new, labels = counts
+    n_labels = len(labels)
+    measures = list(settings.measures)
+    zd = float(old.settings.get("zero_division", 0.0))
+    beta = float(settings.beta)
+
+    statistic = functools.partial(_type_and_overall_figures, measures=measures, beta=beta, zero_division=zd)
+    test = paired_test(counts_old, counts_new, statistic, n_samples=settings.n_samples, seed=settings.seed,
+                       confidence=settings.confidence, client=client)
+    shape = (n_labels + 1, len(measures), len(FIGURES))
+    cols = {name: getattr(test, name).reshape(shape) for name in
+            ("old", "new", "delta", "ci_low", "ci_high", "p_bootstrap", "p_randomization")}
+    present = np.concatenate([(counts_old.any(axis=(0, 2)) | counts_new.any(axis=(0, 2))), [True]])
+    regressions: list[dict[str, Any]] = []
+
+    def cell(t: int, m: int, k: int, scope: str) -> dict[str, Any]:
+        values = {name: float(arr[t, m, k]) for name, arr in cols.items()}
+        delta = values["delta"]
+        regression = (FIGURES[k] in settings.gate and delta < 0 and -delta > settings.max_drop + 1e-12
+                      and values["ci_high"] < 0)
+        entry = {"old": values["old"], "new": values["new"], "delta": delta, "direction": _direction(delta),
+                 "ci": [values["ci_low"], values["ci_high"]], "p_bootstrap": values["p_bootstrap"],
+                 "p_randomization": values["p_randomization"], "regression": bool(regression)}
+        if regression:
+            regressions.append({"scope": scope, "measure": measures[m], "figure": FIGURES[k],
+                                **{k2: entry[k2] for k2 in ("old", "new", "delta", "ci", "p_bootstrap",
+                                                            "p_randomization")}})
+        return entry
+
+    def block(t: int, scope: str) -> dict[str, Any]:
+        return {m: {FIGURES[k]: cell(t, i, k, scope) for k in range(len(FIGURES))} for i, m in enumerate(measures)}
+
+    overall = block(n_labels, OVERALL)
+    per_type = {labels[t]: block(t, labels[t]) for t in range(n_labels) if present[t]}
+    n_types = {labels[t]: {"old": _support(counts_old[:, t]), "new": _support(counts_new[:, t])}
+               for t in range(n_labels) if present[t]}
+    return {
+        "old": old_name,
+        "new": new_name,
+        "overall": overall,
+        "per_type": per_type,
+        "support": n_types,
+        "per_doc": _per_doc(old, new, measures, beta, zd),
+        "changes": annotation_changes(old, new) if changes is None else changes,
+        "significance": {"method": "paired bootstrap over documents (percentile interval); approximate "
+                                   "randomization (documents swapped)",
+                         "n_samples": test.n_samples, "seed": test.seed, "confidence": test.confidence,
+                         "max_drop": float(settings.max_drop), "gate": list(settings.gate)},
+        "regressions": regressions,
+        "verdict": "regression" if regressions else "ok",
+    }
+
+
+def _support(raw: np.ndarray) -> dict[str, int]:
+    """Key and response annotation totals of per-document raw counts (n_docs, N_FIELDS)."""
+    total = raw.sum(axis=0)
+    f = {name: int(total[i]) for i, name in enumerate(FIELDS)}
+    key = f["correct"] + f["partial"] + f["incorrect"] + f["overlap"] + f["missing"]
+    response = f["correct"] + f["partial"] + f["incorrect_r"] + f["overlap_r"] + f["spurious"]
+    return {"key": key, "response": response}
+
+
+def _per_doc(old: Evaluation, new: Evaluation, measures: list[str], beta: float, zd: float) -> list[dict[str, Any]]:
+    """Documents whose counts differ, with each figure's old, new and delta."""
+    changed = np.flatnonzero((old.by_doc != new.by_doc).any(axis=1))
+    if not len(changed):
+        return []
+    fo = _figure_table(old.by_doc[changed], measures, beta, zd).tolist()
+    fn = _figure_table(new.by_doc[changed], measures, beta, zd).tolist()
+    rows = []
+    for i, d in enumerate(changed.tolist()):
+        row: dict[str, Any] = {"doc": d, "id": old.doc_ids[d]}
+        for m, name in enumerate(measures):
+            row[name] = {FIGURES[k]: {"old": fo[i][m][k], "new": fn[i][m][k], "delta": fn[i][m][k] - fo[i][m][k],
+                                      "direction": _direction(fn[i][m][k] - fo[i][m][k])}
+                         for k in range(len(FIGURES))}
+        rows.append(row)
+    return rows
+
+
+def annotation_changes(old: Evaluation, new: Evaluation) -> list[dict[str, Any]]:
+    """Key annotations whose status changed, and spurious responses that appeared or went, in document order.
+
+    Both evaluations must share the key (the same ``marked/``): key rows are
+    compared by position, responses by ``(document, start, end, label)``.
+    """
+    a, b = old.alignment, new.alignment
+    if a is None or b is None:
+        raise ValueError("annotation_changes needs evaluations that keep their pairs")
+    if len(a.key) != len(b.key) or not (np.array_equal(a.key.start, b.key.start)
+                                        and np.array_equal(a.key.end, b.key.end)
+                                        and np.array_equal(a.key.doc, b.key.doc)):
+        raise ValueError("annotation_changes: the two evaluations do not share the same key annotations")
+
+    def by_key(al: Any) -> tuple[np.ndarray, np.ndarray]:
+        status = np.full(len(al.key), -1, dtype=np.int64)
+        resp = np.full(len(al.key), -1, dtype=np.int64)
+        has = al.key_row >= 0
+        status[al.key_row[has]] = al.status[has]
+        resp[al.key_row[has]] = al.response_row[has]
+        return status, resp
+
+    def spurious(al: Any) -> dict[tuple[int, int, int, str], int]:
+        rows = np.flatnonzero(al.status == SPURIOUS)
+        r = al.response_row[rows]
+        return {(int(al.doc[i]), int(al.response.start[j]), int(al.response.end[j]),
+                 al.labels[int(al.response.label[j])]): int(j) for i, j in zip(rows, r, strict=True)}
+
+    s_old, r_old = by_key(a)
+    s_new, r_new = by_key(b)
+    out: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
+    for k in np.flatnonzero(s_old != s_new).tolist():
+        doc = int(a.key.doc[k])
+        so, sn = int(s_old[k]), int(s_new[k])
+        change = "fixed" if sn == CORRECT else "broken" if so == CORRECT else "changed"
+        out.append(((doc, int(a.key.start[k]), 0), {
+            "doc": doc, "doc_id": old.doc_ids[doc], "change": change, "key": old.annotation(a.key, k, doc),
+            "old": {"status": STATUS_NAMES[so], "response": old.annotation(a.response, int(r_old[k]), doc)},
+            "new": {"status": STATUS_NAMES[sn], "response": new.annotation(b.response, int(r_new[k]), doc)}}))
+    sp_old, sp_new = spurious(a), spurious(b)
+    for key in sp_old.keys() - sp_new.keys():
+        doc = key[0]
+        out.append(((doc, key[1], 1), {
+            "doc": doc, "doc_id": old.doc_ids[doc], "change": "fixed", "key": None,
+            "old": {"status": "spurious", "response": old.annotation(a.response, sp_old[key], doc)},
+            "new": {"status": None, "response": None}}))
+    for key in sp_new.keys() - sp_old.keys():
+        doc = key[0]
+        out.append(((doc, key[1], 1), {
+            "doc": doc, "doc_id": old.doc_ids[doc], "change": "broken", "key": None,
+            "old": {"status": None, "response": None},
+            "new": {"status": "spurious", "response": new.annotation(b.response, sp_new[key], doc)}}))
+    out.sort(key=lambda item: item[0])
+    return [row for _, row in out]
+
+
+def below_threshold(evaluation: Evaluation, report: dict[str, Any], settings: BenchmarkSettings,
+                    rows: Iterable[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """GATE's verbose mode: per type whose P or R (any measure) is below ``threshold``, the figures and the
+    non-coextensive annotations (every pair of that type that is not correct), with their text.
+
+    ``rows``: the Annotation Diff rows to list from (at least those not
+    correct), instead of ``evaluation.diff_rows()``.
+
+    Precision of a type with no response annotations (and recall of one with
+    no key annotations) is undefined, whatever ``zero_division`` makes of it,
+    and is not listed as low.
+    """
+    low: dict[str, Any] = {}
+    for label, entry in report["per_type"].items():
+        c = entry["counts"]
+        # a figure whose denominator is zero (P of a type never predicted) is undefined, not low
+        defined = {"p": c["correct"] + c["partial"] + c["spurious"] > 0,
+                   "r": c["correct"] + c["partial"] + c["missing"] > 0}
+        figures = {f"{m}.{k}": entry[m][k] for m in settings.measures for k in ("p", "r")
+                   if defined[k] and entry[m][k] < settings.threshold}
+        if figures:
+            low[label] = {"figures": figures, "annotations": []}
+    if not low:
+        return low
+    for row in evaluation.diff_rows() if rows is None else rows:
+        if row["status"] == "correct":
+            continue
+        for side in ("key", "response"):
+            if row[side] is not None and row[side]["label"] in low:
+                low[row[side]["label"]]["annotations"].append(row)
+                break
+    return low
+
+
+__all__ = ["annotation_changes", "below_threshold", "compare_evaluations", "doc_type_counts"]
