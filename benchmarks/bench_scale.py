@@ -43,7 +43,7 @@ What is run:
    The time is the wall time of ``score_shards`` + ``report`` (``qa``: of ``run_qa``); spans are key +
    response entities (counted when the corpus was generated). "base MB" is
    the RSS of the measuring process just before scoring (imports done).
-   Both reports are written with ``spacy_anno_eval.spans.counts.write_json`` and
+   Both reports are written with ``spacy_anno_eval.report.json.write_json`` and
    compared byte for byte ("identical: True/False").
 
 Run::
@@ -315,7 +315,7 @@ def _warm() -> int:
 def child(mode: str, data: Path, workers: int, result_path: Path, report_path: Path) -> None:
     """One measurement; writes its figures as JSON to ``result_path`` and the report to ``report_path``."""
     from spacy_anno_eval.cluster import open_client
-    from spacy_anno_eval.spans.counts import write_json
+    from spacy_anno_eval.report.json import write_json
     from spacy_anno_eval.workflows.stream import score_shards
 
     _warm()

@@ -262,10 +262,6 @@ def _greedy(keys: list[Mention], resps: list[Mention], settings: Settings) -> li
     return pairs
 
 
-def _overlap(k: Mention, r: Mention) -> bool:
-    return k.start is not None and r.start is not None and k.start < r.end and r.start < k.end
-
-
 class _Matcher:
     """Vectorised match scores of key ``i`` x response ``j`` for the DP, computed only for the cells asked.
 

@@ -193,7 +193,7 @@ def _diagonal_ranges(n: int, m: int, b: int) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def _match_chunks(n: int, m: int, match: MatchFunction, lo: np.ndarray, hi: np.ndarray, off: np.ndarray):
+def _match_chunks(match: MatchFunction, lo: np.ndarray, hi: np.ndarray, off: np.ndarray):
     """Yield ``(first diagonal, end diagonal, scores)`` with the match scores of the band cells, -inf on the borders."""
     n_diag = len(lo)
     d0 = 0
@@ -237,7 +237,7 @@ def _linear(n: int, m: int, match: MatchFunction, gap: float, lo_a: np.ndarray, 
     # score buffers of diagonals d, d-1, d-2 (rotating), cell i at position i + 1
     h = [np.full(n + 2, _NEG) for _ in range(3)]
     h[0][1] = 0.0
-    chunks = _match_chunks(n, m, match, lo_a, hi_a, off_a)
+    chunks = _match_chunks(match, lo_a, hi_a, off_a)
     c_end = 0
     for d in range(1, n + m + 1):
         if d >= c_end:
@@ -294,7 +294,7 @@ def _affine(n: int, m: int, match: MatchFunction, g_open: float, g_ext: float, l
     ym = [np.full(n + 2, _NEG) for _ in range(2)]
     h[0][1] = 0.0
     dm[0][1] = 0.0
-    chunks = _match_chunks(n, m, match, lo_a, hi_a, off_a)
+    chunks = _match_chunks(match, lo_a, hi_a, off_a)
     c_end = 0
     for d in range(1, n + m + 1):
         if d >= c_end:

@@ -51,7 +51,7 @@ import numpy as np
 from ..errors import UnknownConceptWarning
 from ..figures import MEASURES as MODES
 from ..figures import fbeta, ratio
-from ..spans.align import CORRECT, INCORRECT, OVERLAP, PARTIAL, Alignment
+from ..spans.align import CORRECT, INCORRECT, OVERLAP, PARTIAL, PairTable
 
 
 class ConceptScores(Protocol):
@@ -67,7 +67,7 @@ def _concepts(table: Any, labels: list[str], rows: np.ndarray, feature: str | No
     return [None if feats is None or feats[r].get(feature) is None else str(feats[r][feature]) for r in rows]
 
 
-def pair_credit(alignment: Alignment, scores: ConceptScores, *, feature: str | None = None
+def pair_credit(alignment: PairTable, scores: ConceptScores, *, feature: str | None = None
                 ) -> tuple[np.ndarray, np.ndarray, dict[tuple[str, str], int]]:
     """Strict and lenient credit of every pair of ``alignment`` (0 for missing and spurious rows), and the
     concept pairs that had no score, with how often they occurred."""
@@ -100,7 +100,7 @@ def pair_credit(alignment: Alignment, scores: ConceptScores, *, feature: str | N
     return strict, lenient, unknown
 
 
-def bdm_prf(alignment: Alignment, scores: ConceptScores, *, feature: str | None = None, beta: float = 1.0,
+def bdm_prf(alignment: PairTable, scores: ConceptScores, *, feature: str | None = None, beta: float = 1.0,
             zero_division: float = 0.0) -> dict[str, Any]:
     """Augmented (BDM-weighted) strict, lenient and average P/R/F of an alignment; see the module docstring.
 

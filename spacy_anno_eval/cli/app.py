@@ -114,7 +114,7 @@ def score(
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
     with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
     from ..errors import InputError
-    from ..spans.counts import write_json
+    from ..report.json import write_json
     from ..spans.engine import evaluate
 
     if pairing not in ("optimal", "gate"):
@@ -268,7 +268,7 @@ def agreement(
     from ..agreement.summary import agreement_summary, read_table
     from ..cluster import dask_client
     from ..errors import InputError
-    from ..spans.counts import write_json
+    from ..report.json import write_json
 
     if level not in LEVELS:
         _fail(f"--level must be one of {', '.join(LEVELS)}, got {level!r}")
@@ -332,7 +332,7 @@ def iaa(
     from ..agreement.iaa import pairwise_f, pairwise_kappa, to_json
     from ..cluster import dask_client
     from ..errors import InputError
-    from ..spans.counts import write_json
+    from ..report.json import write_json
 
     if measure not in ("fmeasure", "kappa"):
         _fail(f"--measure must be fmeasure or kappa, got {measure!r}")
@@ -409,7 +409,7 @@ def bdm(
     """Balanced distance metric (Maynard et al. 2006) of every pair of concepts of a taxonomy (GATE 10.6)."""
     from ..bdm.distance import compute_bdm, read_taxonomy, write_bdm_file
     from ..errors import InputError
-    from ..spans.counts import write_json
+    from ..report.json import write_json
 
     try:
         tax = read_taxonomy(taxonomy)
@@ -456,7 +456,7 @@ def gamma(
     from ..errors import InputError
     from ..gamma.dissimilarity import Dissimilarity
     from ..gamma.measure import gamma as compute_gamma
-    from ..spans.counts import write_json
+    from ..report.json import write_json
 
     try:
         dissim = Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical)
@@ -627,7 +627,7 @@ def noisy(
     """Noisy-text NER (nerval): entities matched through an edlib character alignment of the two texts."""
     from ..errors import InputError
     from ..noisy.evaluate import evaluate_files
-    from ..spans.counts import write_json
+    from ..report.json import write_json
 
     if not 0 <= threshold <= 1:
         _fail(f"--threshold must be in [0, 1], got {threshold}")
@@ -659,7 +659,7 @@ def trees(
     """Compare two dependency treebanks: word, node (yields) and sentence level agreement, and the differences."""
     from ..errors import InputError
     from ..files import write_text
-    from ..spans.counts import write_json
+    from ..report.json import write_json
     from ..trees.dependencies import compare_files
 
     try:
@@ -751,7 +751,7 @@ def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,
                      md_out: Path | None) -> dict[str, Path]:
     """Write the benchmark result: the whole of it as JSON, the comparison (or the one evaluation) as HTML/MD."""
     from ..files import write_text
-    from ..spans.counts import write_json
+    from ..report.json import write_json
 
     written: dict[str, Path] = {}
     report = result.report

@@ -14,16 +14,9 @@ from typing import Any
 
 from .rows import check_measures, to_dataframe, to_rows
 
-__all__ = ["FORMATS", "to_dataframe", "to_rows", "write_reports", "write_text"]
+__all__ = ["FORMATS", "to_dataframe", "to_rows", "write_reports"]
 
 FORMATS = {"json": "report.json", "md": "report.md", "html": "report.html"}
-
-
-def write_text(text: str, path: str | os.PathLike) -> Path:
-    """Write ``text`` (UTF-8) atomically: a temporary file beside ``path``, then a rename."""
-    from ..files import write_text as _write
-
-    return _write(path, text)
 
 
 def _check_formats(formats: Sequence[str], where: str) -> None:
@@ -56,7 +49,8 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
     documents already chosen and the number of documents with pairs (an
     evaluation scored window by window keeps those, not its pairs).
     """
-    from ..spans.counts import write_json
+    from ..files import write_text
+    from .json import write_json
 
     if isinstance(formats, str):
         formats = [formats]
@@ -93,5 +87,5 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
         if fmt == "json":
             written[fmt] = write_json(report, path)
         else:
-            written[fmt] = write_text(rendered[fmt], path)
+            written[fmt] = write_text(path, rendered[fmt])
     return written

@@ -15,7 +15,6 @@ from typing import Any
 
 MEASURES = ("strict", "lenient", "average")
 COUNT_FIELDS = ("correct", "partial", "missing", "spurious", "incorrect")
-SUMMARY_NAMES = ("micro", "macro_types", "macro_docs")
 
 # GATE's column names (user guide 10.3.3): Match = correct, Only A = missing,
 # Only B = spurious, Overlap = partial.

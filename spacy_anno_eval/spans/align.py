@@ -70,7 +70,7 @@ PAIRINGS = ("optimal", "gate")
 
 
 @dataclass
-class Alignment:
+class PairTable:
     """The pairs of one key/response comparison over a corpus.
 
     ``key`` and ``response`` share one label vocabulary ``labels``.
@@ -127,7 +127,7 @@ def select_types(table: SpanTable, types: Sequence[str] | None) -> SpanTable:
 
 
 def align_spans(key: SpanTable, response: SpanTable, *, features: Sequence[str] | None = None,
-                pairing: str = "optimal", min_overlap: float = 0.0) -> Alignment:
+                pairing: str = "optimal", min_overlap: float = 0.0) -> PairTable:
     """Pair key and response annotations one-to-one within each document.
 
     ``features`` names the significant features (GATE); ``None`` or empty
@@ -195,7 +195,6 @@ class _FeatureCheck:
         self.names = list(names)
         self._compatible = features_compatible
         self._type_only = type_only_mismatch
-        self.type_only_pairs = 0
 
     def __call__(self, kr: np.ndarray, rr: np.ndarray) -> np.ndarray:
         kf, rf, names = self.kf, self.rf, self.names
@@ -224,7 +223,7 @@ def _classify(key: SpanTable, response: SpanTable, kr: np.ndarray, rr: np.ndarra
 
 
 def _assemble(key: SpanTable, response: SpanTable, labels: list[str], kr: np.ndarray, rr: np.ndarray,
-              compat: _FeatureCheck | None) -> Alignment:
+              compat: _FeatureCheck | None) -> PairTable:
     status = _classify(key, response, kr, rr, compat)
     if compat is not None:
         # feature mismatches of same-label pairs (coextensive or overlapping)
@@ -241,7 +240,7 @@ def _assemble(key: SpanTable, response: SpanTable, labels: list[str], kr: np.nda
     first = np.where(key_row >= 0, key.start[np.maximum(key_row, 0)] if len(key) else 0,
                      response.start[np.maximum(resp_row, 0)] if len(response) else 0)
     order = _document_order(doc, first, key_row, resp_row)
-    return Alignment(key, response, labels, doc[order], key_row[order], resp_row[order], codes[order])
+    return PairTable(key, response, labels, doc[order], key_row[order], resp_row[order], codes[order])
 
 
 def _document_order(doc: np.ndarray, first: np.ndarray, key_row: np.ndarray, resp_row: np.ndarray) -> np.ndarray:

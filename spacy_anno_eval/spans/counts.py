@@ -11,20 +11,16 @@ types (documents) that have at least one key or response annotation.
 
 from __future__ import annotations
 
-import json
-import os
-import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..annotations.table import INDEX, SpanTable
 from ..figures import check_zero_division
-from .align import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, Alignment
+from .align import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, PairTable
 from .measures import (
     FIELDS,
     MODES,
@@ -37,7 +33,7 @@ from .measures import (
 N_FIELDS = len(FIELDS)
 
 
-def count_pairs(alignment: Alignment, group: np.ndarray | None, n_groups: int) -> np.ndarray:
+def count_pairs(alignment: PairTable, group: np.ndarray | None, n_groups: int) -> np.ndarray:
     """Raw counts (n_groups, N_FIELDS) of an alignment's pairs.
 
     ``group`` gives the group of each pair for the key-side fields (for
@@ -60,7 +56,7 @@ def count_pairs(alignment: Alignment, group: np.ndarray | None, n_groups: int) -
     return flat.astype(np.int64).reshape(n_groups, N_FIELDS)
 
 
-def count_pairs_by_doc_and_type(alignment: Alignment, n_docs: int) -> np.ndarray:
+def count_pairs_by_doc_and_type(alignment: PairTable, n_docs: int) -> np.ndarray:
     """Raw counts (n_docs, n_labels, N_FIELDS): :func:`count_pairs` by label, per document."""
     n_labels = len(alignment.labels)
     status = alignment.status.astype(np.int64)
@@ -75,7 +71,7 @@ def count_pairs_by_doc_and_type(alignment: Alignment, n_docs: int) -> np.ndarray
     return flat.astype(np.int64).reshape(n_docs, n_labels, N_FIELDS)
 
 
-def doc_results(alignment: Alignment, n_docs: int) -> list[dict[str, Any]]:
+def doc_results(alignment: PairTable, n_docs: int) -> list[dict[str, Any]]:
     """Split an alignment of ``n_docs`` documents into one compact result per document.
 
     Each result holds plain Python ints, strings, lists and dicts only (it
@@ -189,12 +185,12 @@ class Evaluation:
     doc_ids: list[str]
     by_type: np.ndarray
     by_doc: np.ndarray
-    alignment: Alignment | None = None
+    alignment: PairTable | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     texts: Sequence[str] | None = None
 
     @classmethod
-    def from_alignment(cls, alignment: Alignment, doc_ids: Sequence[str],
+    def from_alignment(cls, alignment: PairTable, doc_ids: Sequence[str],
                        settings: dict[str, Any] | None = None,
                        texts: Sequence[str] | None = None) -> Evaluation:
         by_type = count_pairs(alignment, None, len(alignment.labels))
@@ -236,7 +232,7 @@ class Evaluation:
         else:
             doc = key_row = resp_row = np.zeros(0, dtype=INDEX)
             status = np.zeros(0, dtype=np.int8)
-        alignment = Alignment(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
+        alignment = PairTable(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
         return cls.from_alignment(alignment, doc_ids, settings, texts)
 
     def diff_rows(self, max_docs: int | None = None) -> list[dict[str, Any]]:
@@ -415,89 +411,3 @@ class PerDocRows(Sequence[dict[str, Any]]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def write_json(data: Any, path: str | os.PathLike) -> Path:
-    """Write ``data`` as JSON atomically (:mod:`spacy_anno_eval.files`): never a half-written file.
-
-    A top-level value that is a :class:`PerDocRows` (``report(lazy=True)``)
-    is written a chunk of rows at a time, never all in memory; the bytes equal
-    those of the same report with a list.
-    """
-    from ..files import open_atomic, write_text
-
-    lazy = {k: v for k, v in data.items() if isinstance(v, PerDocRows)} if isinstance(data, dict) else {}
-    if not lazy:
-        return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    marks = {k: f"per-doc-rows-{secrets.token_hex(16)}" for k in lazy}
-    text = json.dumps({k: marks.get(k, v) for k, v in data.items()}, indent=2, ensure_ascii=False) + "\n"
-    with open_atomic(path) as out:
-        for key, rows in lazy.items():
-            before, text = text.split(json.dumps(marks[key]), 1)
-            out.write(before.encode("utf8"))
-            _write_rows(out, rows, "    ")  # a top-level value: its items at 4 spaces, as indent=2 puts them
-        out.write(text.encode("utf8"))
-    return Path(path)
-
-
-def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
-    """``rows`` as ``json.dumps(list(rows), indent=2)`` writes a list whose items sit at ``indent``.
-
-    Every row nests the same keys, so their layout becomes one ``%`` template
-    and each chunk's values are turned into JSON text a column at a time
-    (json's indented encoder is pure Python, about 10x slower); a chunk with a
-    value that is not finite is written by ``json.dumps`` row by row.
-    """
-    if not len(rows):
-        out.write(b"[]")
-        return
-    out.write(b"[")
-    template = None
-    for a in range(0, len(rows), rows.CHUNK):
-        b = min(a + rows.CHUNK, len(rows))
-        table = rows.table(a, b)
-        if template is None:
-            template = _template(table, indent)
-        columns = _json_columns(table)
-        if columns is None:
-            texts = [indent + json.dumps(r, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
-                     for r in _rows(table)]
-        else:
-            texts = [template % values for values in zip(*columns, strict=True)]
-        out.write((("\n" if a == 0 else ",\n") + ",\n".join(texts)).encode("utf8"))
-    out.write(("\n" + indent[:-2] + "]").encode("utf8"))
-
-
-def _template(table: dict[str, Any], indent: str) -> str:
-    """The ``json.dumps(row, indent=2)`` layout of a row of ``table`` at ``indent``, each value a ``%s``."""
-    def layout(d: dict[str, Any], pad: str) -> str:
-        inner = pad + "  "
-        items = [inner + json.dumps(k, ensure_ascii=False).replace("%", "%%") + ": "
-                 + (layout(v, inner) if isinstance(v, dict) else "%s") for k, v in d.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-
-    return indent + layout(table, indent)
-
-
-def _json_columns(table: dict[str, Any]) -> list[list[str]] | None:
-    """Each leaf column of ``table`` as JSON texts, in template order, typed as :func:`_rows` types them;
-    ``None`` when a float is not finite (json writes NaN / Infinity; leave those to it)."""
-    out: list[list[str]] = []
-    for key, value in table.items():
-        if isinstance(value, dict):
-            inner = _json_columns(value)
-            if inner is None:
-                return None
-            out.extend(inner)
-            continue
-        arr = np.asarray(value)
-        if arr.dtype == object:
-            out.append([json.dumps(v, ensure_ascii=False) for v in arr.tolist()])
-        elif _is_count(key):
-            out.append(list(map(int.__repr__, arr.astype(np.int64).tolist())))
-        else:
-            floats = arr.astype(float)
-            if not np.isfinite(floats).all():
-                return None
-            out.append(list(map(float.__repr__, floats.tolist())))
-    return out

@@ -45,7 +45,6 @@ FIELDS = ("correct", "partial", "incorrect", "overlap", "missing", "spurious", "
 (F_CORRECT, F_PARTIAL, F_INCORRECT, F_OVERLAP, F_MISSING, F_SPURIOUS,
  F_INCORRECT_R, F_OVERLAP_R) = range(len(FIELDS))
 MODES = MEASURES
-SEMEVAL_SCHEMAS = ("strict", "exact", "partial", "type")
 
 
 def gate_counts(raw: np.ndarray) -> dict[str, np.ndarray]:

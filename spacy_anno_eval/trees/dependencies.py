@@ -437,9 +437,6 @@ class TreeComparison:
 
     # -- differences ---------------------------------------------------------
 
-    def differing_sentences(self) -> list[SentenceResult]:
-        return [s for s in self.sentences if s.edges or s.nodes]
-
     def diff_rows(self, nodes: bool = True) -> list[dict[str, Any]]:
         """The differences as flat rows with the columns :data:`DIFF_COLUMNS`, for JSON lines or TSV.
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spacy_anno_eval.spans.counts import PerDocRows, write_json
+from spacy_anno_eval.report.json import write_json
+from spacy_anno_eval.spans.counts import PerDocRows
 from spacy_anno_eval.spans.engine import evaluate
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo"
@@ -51,7 +52,8 @@ def test_no_documents_rows_and_index_errors(ev, tmp_path):
 
 
 def test_a_value_json_writes_as_nan_takes_json_dumps(ev, tmp_path, monkeypatch):
-    """Figures are finite in practice; should one not be, the chunk is written by json.dumps (NaN), alike."""
+    """Figures are finite in practice; should one not be, the chunk is written row by row, alike, and the
+    figure is null: NaN is not JSON (figures.json_safe, DESIGN invariant 3)."""
     import numpy as np
 
     real = PerDocRows.table
@@ -67,4 +69,5 @@ def test_a_value_json_writes_as_nan_takes_json_dumps(ev, tmp_path, monkeypatch):
     write_json(lazy, tmp_path / "b.json")
     write_json({**lazy, "per_doc": list(lazy["per_doc"])}, tmp_path / "a.json")
     text = (tmp_path / "b.json").read_text(encoding="utf8")
-    assert text == (tmp_path / "a.json").read_text(encoding="utf8") and text.count("NaN") == 1
+    assert text == (tmp_path / "a.json").read_text(encoding="utf8") and "NaN" not in text
+    assert json.loads(text)["per_doc"][5]["strict"]["p"] is None

@@ -1,4 +1,4 @@
-"""Alignment: statuses, optimal pairing against brute force, GATE's greedy
+"""PairTable: statuses, optimal pairing against brute force, GATE's greedy
 pairing, feature subsumption, min_overlap, and properties of the engine."""
 
 from __future__ import annotations

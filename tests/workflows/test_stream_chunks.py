@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from spacy_anno_eval.cli.app import app
 from spacy_anno_eval.errors import InputError
 from spacy_anno_eval.report import write_reports
-from spacy_anno_eval.spans.counts import write_json
+from spacy_anno_eval.report.json import write_json
 from spacy_anno_eval.spans.engine import evaluate
 from spacy_anno_eval.workflows.qa import run_qa
 from spacy_anno_eval.workflows.stream import pair_shards, score_shards

@@ -137,7 +137,7 @@ def _scored(name: str, info: dict[str, Any], evaluation: Evaluation, settings: B
     return out
 
 
-def _single(mode: str, scope: str, name: str, info: dict[str, Any], bench: BenchmarkDir, marked: Corpus,
+def _single(mode: str, scope: str, name: str, info: dict[str, Any], marked: Corpus,
             version: tuple[Path, str], settings: BenchmarkSettings, verbose: bool, quiet: bool) -> BenchmarkResult:
     """A marked-vs-* mode: one version against ``marked/``, window by window when it splits so."""
     scored = _score_versions(marked, [version], settings, verbose, quiet)
@@ -151,7 +151,7 @@ def _single(mode: str, scope: str, name: str, info: dict[str, Any], bench: Bench
                            evaluations={scope: v.evaluation}, diffs={scope: (v.diff, v.n_with_pairs)})
 
 
-def _compare(mode: str, bench: BenchmarkDir, marked: Corpus, old: Baseline,
+def _compare(mode: str, marked: Corpus, old: Baseline,
              new: tuple[str, dict[str, Any], Path, str], settings: BenchmarkSettings, verbose: bool,
              quiet: bool, client: Any = None) -> BenchmarkResult:
     """The default / verbose mode: ``old`` (a stored baseline) and the new version, against ``marked/``."""
@@ -238,12 +238,12 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
     if mode == "marked-vs-stored":
         baseline = get_baseline(bench, name)
         _check_baseline(marked, baseline, bench)
-        return _single(mode, "stored", baseline.name, baseline.manifest, bench, marked,
+        return _single(mode, "stored", baseline.name, baseline.manifest, marked,
                        (baseline.data, baseline.format), settings, verbose, quiet)
     if mode == "marked-vs-current":
         with current_docs(bench, pipeline(), marked, model=model, quiet=quiet, batch_size=batch_size) as (folder,
                                                                                                          info):
-            return _single(mode, "current", "current", info, bench, marked, (folder, "docbin"), settings,
+            return _single(mode, "current", "current", info, marked, (folder, "docbin"), settings,
                            verbose, quiet)
     # default / verbose: stored (old) vs current (new)
     if against is not None:
@@ -251,13 +251,13 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
         old_baseline = get_baseline(bench, name, exclude=[new_baseline.name])
         for baseline in (old_baseline, new_baseline):
             _check_baseline(marked, baseline, bench)
-        return _compare(mode, bench, marked, old_baseline, (new_baseline.name, new_baseline.manifest,
+        return _compare(mode, marked, old_baseline, (new_baseline.name, new_baseline.manifest,
                                                              new_baseline.data, new_baseline.format),
                         settings, verbose, quiet, client)
     old_baseline = get_baseline(bench, name)
     _check_baseline(marked, old_baseline, bench)
     with current_docs(bench, pipeline(), marked, model=model, quiet=quiet, batch_size=batch_size) as (folder, info):
-        return _compare(mode, bench, marked, old_baseline, ("current", info, folder, "docbin"), settings, verbose,
+        return _compare(mode, marked, old_baseline, ("current", info, folder, "docbin"), settings, verbose,
                         quiet, client)
 
 
