@@ -1,0 +1,36 @@
+"""``anno-eval adjudicate``: a gold DocBin from two annotation sets, the agreed rows and the user's choices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import Format, KeySet, ResponseSet, app
+
+
+@app.command()
+def adjudicate(
+    key: Annotated[Path, typer.Argument(metavar="KEY", help="First annotation set (e.g. annotator A).")],
+    response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Second annotation set (e.g. annotator B), "
+                                                                      "same documents and texts.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The gold DocBin (.spacy) to write.")],
+    choices: Annotated[Path | None, typer.Option("--choices", help="JSONL of decisions: one {\"doc\", \"side\": "
+                                                                   "\"key\"|\"response\"|\"none\", \"start\", "
+                                                                   "\"end\", \"label\"} a line.")] = None,
+    fmt: Format = "auto",
+    key_set: KeySet = "ents",
+    response_set: ResponseSet = None,
+    target: Annotated[str, typer.Option("--target", help="Span group of the gold Docs (doc.spans[TARGET]).")] = "gold",
+    agreed: Annotated[bool, typer.Option("--agreed/--no-agreed", help="Accept every annotation both sides agree "
+                                                                      "on.")] = True,
+) -> None:
+    """Build a gold set from two annotation sets (GATE's adjudication): agreed rows, then your choices."""
+    from ..workflows.adjudicate import adjudicate_files
+
+    summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
+                               target=target, fmt=fmt, accept_agreed=agreed)
+    typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
+               f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
+               f"{summary['unresolved']} rows left undecided")

@@ -1,0 +1,60 @@
+"""``anno-eval agreement``: agreement of annotators on a classification, from a CSV table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from ..errors import ConfigError
+from .app import Bootstrap, Dask, JsonOut, Quiet, Seed, app
+
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa", "davies_fleiss_kappa")
+
+
+@app.command()
+def agreement(
+    table: Annotated[Path, typer.Argument(metavar="TABLE", help="CSV: a header row of annotator names, then one row "
+                                                                "per unit; an empty cell is a missing value.")],
+    level: Annotated[Level, typer.Option("--level", help="Krippendorff's alpha: nominal, ordinal, interval or "
+                                                         "ratio.")] = "nominal",
+    json_out: JsonOut = None,
+    bootstrap: Bootstrap = 0,
+    seed: Seed = 0,
+    dask: Dask = None,
+    quiet: Quiet = False,
+) -> None:
+    """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha.
+    The JSON holds every coefficient."""
+    from ..agreement.summary import agreement_summary, read_table
+    from ..cluster import dask_client
+    from ..report.json import write_json
+
+    if dask is not None and not bootstrap:
+        raise ConfigError("--dask spreads the --bootstrap samples; give --bootstrap N")
+    names, data = read_table(table)
+    with dask_client(dask) as client:
+        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, client=client)
+    if json_out is not None:
+        write_json(summary, json_out)
+    if not quiet:
+        _print_summary(summary, level)
+
+
+def _print_summary(summary: dict[str, Any], level: str) -> None:
+    def show(x: Any) -> str:
+        return "n/a" if x is None else f"{x:.4f}"
+
+    alpha = summary["krippendorff_alpha"]
+    typer.echo(f"{summary['n_units']} units, {summary['n_annotators']} annotators, "
+               f"{summary['n_pairable_units']} with two or more values")
+    for key in COEFFICIENTS:
+        typer.echo(f"  {key:<22}{show(summary[key])}")
+    parts = f"Do {show(alpha['observed_disagreement'])}, De {show(alpha['expected_disagreement'])}"
+    if "ci" in alpha:
+        parts += f"; {alpha['ci']['confidence']:.0%} CI [{show(alpha['ci']['low'])}, {show(alpha['ci']['high'])}]"
+    typer.echo(f"  {'krippendorff_alpha':<22}{show(alpha['value'])}  ({level}; {parts})")
+    for w in summary["warnings"]:
+        typer.echo(f"  note: {w}", err=True)

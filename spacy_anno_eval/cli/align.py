@@ -1,0 +1,71 @@
+"""``anno-eval align``: ANNALIST alignment and scoring, by offsets, section or order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from ..errors import ConfigError
+from .alignment_report import print_muc_table, write_alignment_report
+from .app import AlignmentReport, Format, KeyCorpus, KeySet, Quiet, ResponseSet, app
+
+AlignLevel = Literal["offset", "section", "order"]
+Algorithm = Literal["optimal", "greedy", "dp"]
+Match = Literal["strict", "inclusive"]
+
+
+@app.command()
+def align(
+    key: KeyCorpus,
+    response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response corpus (any format), or a mentions "
+                                                                      "JSONL file.")],
+    fmt: Format = "auto",
+    key_set: KeySet = "ents",
+    response_set: ResponseSet = None,
+    level: Annotated[AlignLevel, typer.Option("--level", help="offset, section or order (no "
+                                                              "positions).")] = "offset",
+    algorithm: Annotated[Algorithm | None, typer.Option("--algorithm", help="optimal (offsets; the default there), "
+                                                                            "greedy (MUC; the default otherwise) or "
+                                                                            "dp.")] = None,
+    match: Annotated[Match, typer.Option("--match", help="strict or inclusive (partial matches).")] = "inclusive",
+    gap_penalty: Annotated[float, typer.Option("--gap-penalty", min=0, help="DP: cost of aligning an annotation to "
+                                                                            "a gap.")] = 1.0,
+    split: Annotated[str, typer.Option("--split", help="One key, several partial responses: first-<correct|partial>"
+                                                       "-rest-<correct|partial|incorrect|spurious>.")]
+    = "first-partial-rest-spurious",
+    merge: Annotated[str, typer.Option("--merge", help="One response, several partial keys: first-<correct|partial>"
+                                                       "-rest-<correct|partial|incorrect|missing>.")]
+    = "first-partial-rest-missing",
+    section: Annotated[str | None, typer.Option("--section", help="section level: sentence, paragraph, or the "
+                                                                  "feature naming the section.")] = None,
+    anchor_text: Annotated[bool, typer.Option("--anchor-text", help="order level: place mentions at the next "
+                                                                    "occurrence of their text.")] = False,
+    report: AlignmentReport = None,
+    quiet: Quiet = False,
+) -> None:
+    """ANNALIST alignment and scoring: by offsets, section or order; greedy or DP; split/merge policies."""
+    from ..annalist.align import MERGE_REST, SPLIT_REST, Settings, align_mentions, parse_policy, scores
+    from ..annalist.mentions import read_mentions
+
+    if algorithm is None:
+        algorithm = "optimal" if level == "offset" else "greedy"
+    if level == "section" and not section:
+        raise ConfigError("--level section needs --section sentence, paragraph or a feature name")
+    settings = Settings(level=level, algorithm=algorithm, match=match, gap_penalty=gap_penalty,
+                        split=parse_policy(split, SPLIT_REST, "split"), merge=parse_policy(merge, MERGE_REST, "merge"),
+                        anchor_text=anchor_text)
+    keys, texts = read_mentions(key, key_set, fmt, section)
+    resps, _ = read_mentions(response, response_set or key_set, fmt, section)
+    decisions = align_mentions(keys, resps, settings, texts)
+    result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
+                           "split": split, "merge": merge, "anchor_text": anchor_text},
+              "entities": scores(decisions)}
+    if report is not None:
+        write_alignment_report(report, [d.to_row() for d in decisions], result)
+    if not quiet:
+        print_muc_table("name", [(name, f, f["REC"], f["PRE"], f["F"])
+                                 for name, f in result["entities"]["collection"].items()])
+        if report is not None:
+            typer.echo(f"reports written to {report}", err=True)

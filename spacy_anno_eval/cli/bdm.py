@@ -1,0 +1,35 @@
+"""``anno-eval bdm``: the balanced distance metric of every pair of concepts of a taxonomy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import JsonOut, Quiet, app
+
+
+@app.command()
+def bdm(
+    taxonomy: Annotated[Path, typer.Argument(metavar="TAXONOMY", help="A taxonomy: child<TAB>parent lines (.tsv, "
+                                                                      ".txt), or OWL/RDFS (.owl, .rdf, .ttl, ...; "
+                                                                      "needs the [owl] extra).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Write the BDM of every pair of concepts here, in GATE's "
+                                                          "line format.")],
+    json_out: JsonOut = None,
+    quiet: Quiet = False,
+) -> None:
+    """Balanced distance metric (Maynard et al., 2006) of every pair of concepts of a taxonomy (GATE 10.6).
+    The JSON holds the concepts and the pairs."""
+    from ..bdm.distance import compute_bdm
+    from ..bdm.gatefile import write_bdm_file
+    from ..bdm.taxonomy import read_taxonomy
+    from ..report.json import write_json
+
+    scores = compute_bdm(read_taxonomy(taxonomy))
+    write_bdm_file(scores, out)
+    if json_out is not None:
+        write_json({"name": scores.name, "concepts": list(scores.concepts), "pairs": scores.to_rows()}, json_out)
+    if not quiet:
+        typer.echo(f"{len(scores.concepts)} concepts, {len(scores.to_rows())} pairs written to {out}", err=True)

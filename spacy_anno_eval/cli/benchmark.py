@@ -1,0 +1,158 @@
+"""``anno-eval benchmark``: GATE's Corpus Benchmark Tool; exit code 1 when the default mode finds a regression."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from .app import (
+    Beta,
+    Dask,
+    Features,
+    HtmlOut,
+    JsonOut,
+    KeySet,
+    MdOut,
+    Measures,
+    PairingOpt,
+    Quiet,
+    ResponseSet,
+    Seed,
+    Types,
+    app,
+    check_format,
+    split,
+)
+
+Mode = Literal["store", "marked-vs-stored", "marked-vs-current", "default", "verbose"]
+SAMPLED = ("default", "verbose")  # the modes that draw significance samples
+
+
+@app.command()
+def benchmark(
+    mode: Annotated[Mode, typer.Argument(metavar="MODE", help="store, marked-vs-stored, marked-vs-current, default "
+                                                              "or verbose.")],
+    directory: Annotated[Path, typer.Argument(metavar="DIRECTORY", help="Benchmark folder holding clean/, marked/ "
+                                                                        "and processed/.")],
+    model: Annotated[str | None, typer.Option("--model", "-m", help="Pipeline to run (a path or a package "
+                                                                    "name).")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Baseline to store under / compare with (default: the "
+                                                            "model's name and version; newest when "
+                                                            "comparing).")] = None,
+    against: Annotated[str | None, typer.Option("--against", help="default mode: compare the baseline with this "
+                                                                  "stored baseline instead of running "
+                                                                  "--model.")] = None,
+    predictions: Annotated[Path | None, typer.Option("--predictions", help="store: import results from this file "
+                                                                           "(any input format) instead of running a "
+                                                                           "model; needs --name.")] = None,
+    predictions_format: Annotated[str, typer.Option("--predictions-format", callback=check_format,
+                                                    help="Format of --predictions.")] = "auto",
+    force: Annotated[bool, typer.Option("--force", help="store: replace a baseline of the same name.")] = False,
+    config: Annotated[Path | None, typer.Option("--config", "-c", help="Settings file ([benchmark] section); "
+                                                                       "default: DIRECTORY/benchmark.cfg if "
+                                                                       "present.")] = None,
+    threshold: Annotated[float | None, typer.Option("--threshold", help="verbose: list annotations of per-type "
+                                                                        "figures below this.")] = None,
+    key_set: KeySet = None,
+    response_set: ResponseSet = None,
+    types: Types = None,
+    features: Features = None,
+    measures: Measures = None,
+    beta: Beta = None,
+    max_drop: Annotated[float | None, typer.Option("--max-drop", help="Least drop (fraction, 0.01 = 1 point) that "
+                                                                      "counts as a regression.")] = None,
+    gate: Annotated[str | None, typer.Option("--gate", help="Figures that gate CI: comma-separated p, r, "
+                                                            "f.")] = None,
+    n_samples: Annotated[int | None, typer.Option("--samples", help="Bootstrap / randomization samples.")] = None,
+    confidence: Annotated[float | None, typer.Option("--confidence", help="Confidence of the bootstrap "
+                                                                          "interval.")] = None,
+    seed: Seed = None,
+    pairing: PairingOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List annotations of figures below "
+                                                                  "--threshold.")] = False,
+    json_out: JsonOut = None,
+    html_out: HtmlOut = None,
+    md_out: MdOut = None,
+    dask: Dask = None,
+    quiet: Quiet = False,
+) -> None:
+    """GATE's Corpus Benchmark Tool: store a version's results, score versions, gate CI on regressions.
+    Settings come from the [benchmark] section of --config, then the options.
+
+    Exit code 0: no regression; 1: the default mode found a regression; 2: bad input; 3: internal error.
+    """
+    from ..cluster import dask_client
+    from ..workflows.benchmark.run import run_benchmark
+    from ..workflows.benchmark.settings import load_settings
+
+    if config is None and (directory / "benchmark.cfg").is_file():
+        config = directory / "benchmark.cfg"
+    settings = load_settings(config, threshold=threshold, key_set=key_set, response_set=response_set,
+                             types=split(types), features=split(features), measures=split(measures), beta=beta,
+                             max_drop=max_drop, gate=split(gate), n_samples=n_samples, confidence=confidence,
+                             seed=seed, pairing=pairing)
+    with dask_client(dask if mode in SAMPLED else None) as client:
+        result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
+                               predictions=predictions, predictions_format=predictions_format, force=force,
+                               verbose=verbose, quiet=quiet, client=client)
+    written = _write_benchmark(result, json_out, html_out, md_out)
+    if not quiet:
+        _print_benchmark(result.report)
+        for what, path in written.items():
+            typer.echo(f"{what} written to {path}", err=True)
+    raise typer.Exit(result.exit_code)
+
+
+def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,
+                     md_out: Path | None) -> dict[str, Path]:
+    """Write the benchmark result: the whole of it as JSON, the comparison (or the one evaluation) as HTML/MD."""
+    from ..files import write_text
+    from ..report.json import write_json
+
+    written: dict[str, Path] = {}
+    report = result.report
+    if json_out is not None:
+        written["JSON report"] = write_json(report, json_out)
+    if html_out is None and md_out is None:
+        return written
+    if "comparison" in report:
+        from ..report.benchmark import render_benchmark_html, render_benchmark_markdown
+
+        if html_out is not None:
+            written["HTML report"] = write_text(html_out, render_benchmark_html(report))
+        if md_out is not None:
+            written["Markdown report"] = write_text(md_out, render_benchmark_markdown(report))
+    elif result.evaluations:
+        from ..report import write_reports
+
+        (scope, ev), = result.evaluations.items()
+        paths = {f: p for f, p in (("html", html_out), ("md", md_out)) if p is not None}
+        files = write_reports(ev, paths=paths, report=report[scope]["report"],
+                              measures=report["settings"]["measures"],
+                              title=f"Benchmark {report['mode']}: {report[scope]['name']}",
+                              diff=result.diffs.get(scope))
+        written.update({f"{k} report": v for k, v in files.items()})
+    return written
+
+
+def _print_benchmark(report: dict[str, Any]) -> None:
+    from ..report.terminal import print_below_threshold, print_report
+
+    if report["mode"] == "store":
+        b = report["baseline"]
+        typer.echo(f"stored baseline {b['name']!r}: {b['n_docs']} documents, {b.get('n_entities', 0)} entities "
+                   f"-> {report['path']}")
+        return
+    if "comparison" in report:
+        from ..report.benchmark import print_benchmark
+
+        print_benchmark(report)
+        low = report["new"].get("below_threshold")
+    else:
+        scope = "stored" if "stored" in report else "current"
+        print_report(report[scope]["report"], measures=report["settings"]["measures"])
+        low = report[scope].get("below_threshold")
+    if low is not None:
+        print_below_threshold(low, report["settings"]["threshold"])

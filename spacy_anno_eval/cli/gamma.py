@@ -1,0 +1,77 @@
+"""``anno-eval gamma``: γ, γcat and γk, unitizing agreement from the exact best alignment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from .app import Dask, JsonOut, Quiet, Seed, app
+
+Categorical = Literal["absolute", "ordinal", "numeric"]
+Sampler = Literal["statistical", "shuffle"]
+EmptyPairs = Literal["ignore", "pygamma"]
+Unit = Literal["char", "token"]
+
+
+@app.command()
+def gamma(
+    source: Annotated[Path, typer.Argument(metavar="SOURCE", help="Units: CSV (annotator,category,start,end), "
+                                                                  "DKPro/pygamma fixture JSON, Praat TextGrid, ELAN "
+                                                                  ".eaf, or a DocBin with --sets.")],
+    alpha: Annotated[float, typer.Option("--alpha", help="Weight of the positional dissimilarity.")] = 1.0,
+    beta: Annotated[float, typer.Option("--beta", help="Weight of the categorical dissimilarity.")] = 1.0,
+    delta_empty: Annotated[float, typer.Option("--delta-empty", help="Cost of a unit left unaligned (Δ∅).")] = 1.0,
+    categorical: Annotated[Categorical, typer.Option("--categorical", help="Categories: absolute, ordinal or "
+                                                                           "numeric.")] = "absolute",
+    sampler: Annotated[Sampler, typer.Option("--sampler", help="Random continua: statistical or "
+                                                               "shuffle.")] = "statistical",
+    samples: Annotated[int, typer.Option("--samples", help="Least number of random continua.")] = 30,
+    precision: Annotated[float | None, typer.Option("--precision", help="Sample until the expected disorder is "
+                                                                        "known within this relative error (e.g. "
+                                                                        "0.02).")] = None,
+    max_samples: Annotated[int, typer.Option("--max-samples", help="Most random continua.")] = 1000,
+    seed: Seed = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for the random continua (-1: all "
+                                                                  "cores; default: all cores for 2,000 units or "
+                                                                  "more).")] = None,
+    dask: Dask = None,
+    empty_pairs: Annotated[EmptyPairs, typer.Option("--empty-pairs", help="γcat/γk: ignore pairs with an empty unit "
+                                                                          "(Mathet 2017) or count them as pygamma "
+                                                                          "does: ignore or pygamma.")] = "ignore",
+    sets: Annotated[str | None, typer.Option("--sets", help="DocBin: one span set per annotator, "
+                                                            "'spans:ann1;spans:ann2'.")] = None,
+    unit: Annotated[Unit, typer.Option("--unit", help="DocBin positions: char or token.")] = "char",
+    json_out: JsonOut = None,
+    quiet: Quiet = False,
+) -> None:
+    """γ, γcat and γk (Mathet et al., 2015; Mathet, 2017): unitizing agreement from the exact best alignment.
+    The JSON holds γ, γcat, γk, the disorders, the interval and the alignment."""
+    from ..gamma.dissimilarity import Dissimilarity
+    from ..gamma.measure import gamma as compute_gamma
+    from ..report.json import write_json
+
+    dissim = Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical)
+    result = compute_gamma(str(source), dissimilarity=dissim, sampler=sampler, n_samples=samples,
+                           precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
+                           empty_pairs=empty_pairs, sets=sets, unit=unit, progress=not quiet, scheduler=dask)
+    if json_out is not None:
+        write_json(result.to_dict(), json_out)
+    if not quiet:
+        _print_gamma(result)
+
+
+def _print_gamma(result: Any) -> None:
+    def num(v: float | None) -> str:
+        return "NA" if v is None else f"{v:.4f}"
+
+    ci = result.ci
+    typer.echo(f"gamma      {num(result.gamma)}  [{num(ci['low'])}, {num(ci['high'])}] "
+               f"({100 * ci['confidence']:.0f} %, {result.n_samples} samples)")
+    typer.echo(f"gamma-cat  {num(result.gamma_cat)}")
+    typer.echo("gamma-k    " + ", ".join(f"{k} {num(v)}" for k, v in result.gamma_k.items()))
+    typer.echo(f"disorder   observed {result.observed_disorder:.6f}, expected {result.expected_disorder:.6f}; "
+               f"{result.n_unitary_alignments} unitary alignments")
+    for w in result.warnings:
+        typer.echo(f"warning: {w}", err=True)

@@ -1,0 +1,112 @@
+"""``anno-eval iaa``: inter-annotator agreement of N annotators on spans, pairwise F or kappa."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from ..errors import ConfigError
+from .app import (
+    Bdm,
+    BdmFeature,
+    Beta,
+    Bootstrap,
+    ChunkDocs,
+    Dask,
+    Format,
+    JsonOut,
+    Quiet,
+    Seed,
+    Shards,
+    Types,
+    app,
+    bdm_credit,
+)
+
+IaaMeasure = Literal["fmeasure", "kappa"]
+
+
+@app.command()
+def iaa(
+    corpus: Annotated[Path, typer.Argument(metavar="CORPUS", help="A corpus holding every annotator's set (DocBin "
+                                                                  "span groups, CoNLL columns, ...).")],
+    sets: Annotated[str, typer.Option("--sets", help="Annotation sets, ';'-separated: 'spans:ann1;spans:ann2'.")],
+    types: Types = None,
+    measure: Annotated[IaaMeasure, typer.Option("--measure", help="fmeasure (pairwise P/R/F) or kappa (observed "
+                                                                  "agreement, Cohen's kappa, Scott's pi on "
+                                                                  "coextensive annotations; GATE's "
+                                                                  "Non-cat).")] = "fmeasure",
+    consensus: Annotated[str | None, typer.Option("--consensus", help="A consensus set to compare each annotator "
+                                                                      "with.")] = None,
+    fmt: Format = "auto",
+    beta: Beta = 1.0,
+    bootstrap: Bootstrap = 0,
+    bdm: Bdm = None,
+    bdm_feature: BdmFeature = None,
+    seed: Seed = 0,
+    shards: Shards = False,
+    dask: Dask = None,
+    chunk_docs: ChunkDocs = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="Folder for the agreement matrix (index.html) and "
+                                                                 "one page per pair.")] = None,
+    json_out: JsonOut = None,
+    quiet: Quiet = False,
+) -> None:
+    """Inter-annotator agreement of N annotators on spans: pairwise F or kappa, mean of pairs, the agreement matrix."""
+    from ..agreement.iaa import pairwise_f, pairwise_kappa, parse_types, to_json
+    from ..cluster import dask_client
+    from ..report.json import write_json
+
+    kappa = measure == "kappa"
+    if bdm is not None and kappa:
+        raise ConfigError("--bdm weights F-measures (GATE 10.5.3); use it with --measure fmeasure")
+    if dask is not None and not (kappa and bootstrap):
+        raise ConfigError("--dask spreads the bootstrap samples of --measure kappa --bootstrap N; use it with those")
+    if kappa:
+        with dask_client(dask) as client:
+            result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus, bootstrap=bootstrap,
+                                    seed=seed, shards=shards, progress=not quiet, client=client,
+                                    docs_per_chunk=chunk_docs)
+    else:
+        result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
+                            credit=bdm_credit(bdm, bdm_feature, parse_types(types)[1]), shards=shards,
+                            progress=not quiet, docs_per_chunk=chunk_docs)
+    written = {}
+    if html_out is not None:
+        from ..report.matrix import write_matrix_reports
+
+        written = write_matrix_reports(result, html_out)
+    if json_out is not None:
+        write_json(to_json(result), json_out)
+    if not quiet:
+        _print_matrix(result, kappa)
+        if written:
+            typer.echo(f"agreement matrix written to {html_out / 'index.html'} ({len(written) - 1} pair pages)",
+                       err=True)
+
+
+def _print_matrix(result: dict[str, Any], kappa: bool) -> None:
+    names = result["annotators"]
+    width = max(len(n) for n in names) + 2
+    typer.echo(f"{'Cohen kappa (mean over types)' if kappa else 'pairwise F'} "
+               f"({result['matrix']['measure']}, micro), {result['n_docs']} documents")
+    typer.echo(" " * width + "".join(f"{n[:8]:>9}" for n in names) + "     mean")
+
+    def cell(v: float | None) -> str:
+        return f"{'n/a':>9}" if v is None else (f"{v:9.3f}" if kappa else f"{100 * v:9.2f}")
+
+    for a, name in enumerate(names):
+        cells = "".join(cell(v) for v in result["matrix"]["micro"][a])
+        typer.echo(f"{name:<{width}}{cells}{cell(result['matrix']['annotator_mean_micro'][a])}")
+    mean = result["mean_of_pairs"]
+    if kappa:
+        typer.echo("mean of pairs: " + ", ".join(f"{k} {'n/a' if v is None else f'{v:.3f}'}" for k, v in mean.items()))
+        for w in result["warnings"]:
+            typer.echo(f"warning: {w}", err=True)
+    else:
+        typer.echo("mean of pairs: " + ", ".join(f"{m} F {100 * mean[m]['f']:.2f}" for m in mean))
+        if "mean_of_pairs_bdm" in result:
+            typer.echo("mean of pairs, BDM-weighted: " + ", ".join(
+                f"{m} F {100 * v['f']:.2f}" for m, v in result["mean_of_pairs_bdm"].items()))

@@ -1,0 +1,89 @@
+"""``anno-eval qa``: GATE's Corpus QA, the tables and the Annotation Diff as HTML, Markdown and JSON."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..errors import ConfigError
+from .app import (
+    Bdm,
+    BdmFeature,
+    Beta,
+    ChunkDocs,
+    Dask,
+    Features,
+    Format,
+    HtmlOut,
+    JsonOut,
+    KeyCorpus,
+    KeySet,
+    MdOut,
+    Measures,
+    PairingOpt,
+    Quiet,
+    ResponseCorpus,
+    ResponseSet,
+    Shards,
+    Types,
+    app,
+    bdm_credit,
+    check_list,
+    split,
+)
+
+
+@app.command()
+def qa(
+    key: KeyCorpus,
+    response: ResponseCorpus,
+    fmt: Format = "auto",
+    key_set: KeySet = "ents",
+    response_set: ResponseSet = None,
+    types: Types = None,
+    features: Features = None,
+    beta: Beta = 1.0,
+    pairing: PairingOpt = "optimal",
+    measures: Measures = "strict,lenient,average",
+    classify: Annotated[str | None, typer.Option("--classify", help="TYPE:FEATURE for the classification tab "
+                                                                    "(kappa, pi, confusion); FEATURE 'label' uses "
+                                                                    "the labels, any other needs --features "
+                                                                    "FEATURE.")] = None,
+    html_out: HtmlOut = None,
+    md_out: MdOut = None,
+    json_out: JsonOut = None,
+    max_diff_docs: Annotated[int, typer.Option("--max-diff-docs", min=0, help="Documents shown in the HTML "
+                                                                              "Annotation Diff (0: all; the Diff "
+                                                                              "is written as shards come).")] = 100,
+    bdm: Bdm = None,
+    bdm_feature: BdmFeature = None,
+    shards: Shards = False,
+    dask: Dask = None,
+    chunk_docs: ChunkDocs = None,
+    quiet: Quiet = False,
+) -> None:
+    """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff (--html), as
+    HTML, Markdown and JSON."""
+    from ..figures import MEASURES
+    from ..workflows.qa import run_qa
+
+    chosen = check_list("--measures", measures, MEASURES) or list(MEASURES)
+    split_classify = None
+    if classify:
+        type_, _, feature = classify.partition(":")
+        if not type_ or not feature:
+            raise ConfigError(f"--classify takes TYPE:FEATURE, got {classify!r}")
+        split_classify = (type_, feature)
+    paths = {fmt_: p for fmt_, p in (("json", json_out), ("md", md_out), ("html", html_out)) if p is not None}
+    report, _, written = run_qa(
+        key, response, paths=paths, sharded=shards or dask is not None, measures=chosen, classify=split_classify,
+        max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
+        key_set=key_set, response_set=response_set, types=split(types), features=split(features), beta=beta,
+        pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)))
+    if not quiet:
+        from ..report.terminal import print_report
+
+        print_report(report, measures=chosen)
+        for name, path in written.items():
+            typer.echo(f"{name} report written to {path}", err=True)

@@ -1,0 +1,63 @@
+"""``anno-eval relations``: ANNALIST relation scoring over entities aligned by offsets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from .alignment_report import print_muc_table, write_alignment_report
+from .app import AlignmentReport, Format, KeyCorpus, KeySet, Quiet, ResponseSet, app
+
+RelationAlignment = Literal["strict", "lenient"]
+PartialEntities = Literal["partial", "correct"]
+
+
+@app.command()
+def relations(
+    key: KeyCorpus,
+    response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response corpus with relations (JSONL or "
+                                                                      "DocBin), same documents.")],
+    fmt: Format = "auto",
+    key_set: KeySet = "ents",
+    response_set: ResponseSet = None,
+    alignment: Annotated[RelationAlignment, typer.Option("--alignment", help="strict (every argument aligned) or "
+                                                                             "lenient (any).")] = "strict",
+    partial_entities: Annotated[PartialEntities, typer.Option("--partial-entities", help="An argument whose "
+                                                                                         "entities match partially "
+                                                                                         "counts as partial or "
+                                                                                         "correct.")] = "partial",
+    report: AlignmentReport = None,
+    quiet: Quiet = False,
+) -> None:
+    """ANNALIST relation scoring: entities aligned by offsets, relations strict or lenient, unscored relations."""
+    from ..annalist.relations import EntityAlignment, score_relations
+    from ..annalist.relations_reader import read_relations
+    from ..spans.engine import evaluate
+
+    ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, fmt=fmt)
+    entities = EntityAlignment.from_rows(ev.diff_rows())
+    result = score_relations(read_relations(key), read_relations(response), entities, alignment=alignment,
+                             partial_entities=partial_entities)
+    data = {"entities": ev.report(), "relations": result.to_dict()}
+    if report is not None:
+        rows = [entity_row(r) for r in ev.diff_rows()]
+        rows += [{"kind": "relation", **r} for r in result.decision_rows()]
+        write_alignment_report(report, rows, data)
+    if not quiet:
+        rel = data["relations"]
+        print_muc_table("relation", [(name, f, f["r"], f["p"], f["f"])
+                                     for name, f in [*rel["per_name"].items(), ("all", rel["all"])]])
+        if rel["unscored"]:
+            typer.echo(f"{len(rel['unscored'])} relations unscored (see unscored_by_reason)", err=True)
+
+
+def entity_row(row: dict[str, Any]) -> dict[str, Any]:
+    """An Annotation Diff row (:meth:`Evaluation.diff_rows`) as a flat alignment-report row."""
+    k, r = row["key"] or {}, row["response"] or {}
+    return {"kind": "entity", "doc": row["doc_id"], "status": row["status"], "name": k.get("label", r.get("label")),
+            "key_id": f"{k['start']}-{k['end']}" if k else None,
+            "response_id": f"{r['start']}-{r['end']}" if r else None,
+            "key_value": k.get("text"), "response_value": r.get("text"), "key_start": k.get("start"),
+            "key_end": k.get("end"), "response_start": r.get("start"), "response_end": r.get("end")}

@@ -1,0 +1,89 @@
+"""``anno-eval score``: RESPONSE against KEY, the report on the terminal and as JSON."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import typer
+
+from .app import (
+    Bdm,
+    BdmFeature,
+    Beta,
+    ChunkDocs,
+    Dask,
+    Features,
+    Format,
+    JsonOut,
+    KeyCorpus,
+    KeySet,
+    PairingOpt,
+    Quiet,
+    ResponseCorpus,
+    ResponseSet,
+    Shards,
+    Types,
+    app,
+    bdm_credit,
+    split,
+)
+
+Scheme = Literal["auto", "IOB1", "IOB2", "IOE", "IOE1", "IOE2", "IOBES", "BILOU", "BIO", "BIOES", "BILUO"]
+
+
+@app.command()
+def score(
+    key: KeyCorpus,
+    response: ResponseCorpus,
+    fmt: Format = "auto",
+    key_set: KeySet = "ents",
+    response_set: ResponseSet = None,
+    types: Types = None,
+    features: Features = None,
+    beta: Beta = 1.0,
+    pairing: PairingOpt = "optimal",
+    min_overlap: Annotated[float, typer.Option("--min-overlap", help="Least overlap (% of the key's length) for a "
+                                                                     "partial match.")] = 0.0,
+    zero_division: Annotated[float, typer.Option("--zero-division", help="Value of 0/0 ratios, in [0, 1].")] = 0.0,
+    scheme: Annotated[Scheme, typer.Option("--scheme", case_sensitive=False,
+                                           help="CoNLL tag scheme: auto, IOB1, IOB2 (BIO), IOE, IOE1, IOE2, IOBES "
+                                                "(BIOES), BILOU (BILUO).")] = "auto",
+    strict_scheme: Annotated[bool, typer.Option("--strict-scheme", help="CoNLL: drop ill-formed tag sequences "
+                                                                        "(seqeval strict mode).")] = False,
+    bdm: Bdm = None,
+    bdm_feature: BdmFeature = None,
+    shards: Shards = False,
+    dask: Dask = None,
+    chunk_docs: ChunkDocs = None,
+    json_out: JsonOut = None,
+    per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document rows in the "
+                                                                         "JSON.")] = True,
+    quiet: Quiet = False,
+) -> None:
+    """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
+    with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
+    from ..report.json import write_json
+    from ..spans.engine import evaluate
+
+    streamed = bool(shards or dask or chunk_docs)
+    options: dict[str, Any] = {"scheme": scheme, "strict": strict_scheme} if scheme != "auto" or strict_scheme \
+        else {}
+    settings = dict(key_set=key_set, response_set=response_set, types=split(types), features=split(features),
+                    beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
+                    reader_options=options, credit=bdm_credit(bdm, bdm_feature, split(features)))
+    if streamed:
+        from ..workflows.stream import score_shards
+
+        ev = score_shards(key, response, scheduler=dask, docs_per_chunk=chunk_docs,
+                          sharded=shards or dask is not None, progress=not quiet, **settings)
+    else:
+        ev = evaluate(str(key), str(response), **settings)
+    report = ev.report(per_doc=per_doc, lazy=True)  # per-document rows built as the JSON is written
+    if json_out is not None:
+        write_json(report, json_out)
+    if not quiet:
+        from ..report.terminal import print_report
+
+        print_report(report)
+        if json_out is not None:
+            typer.echo(f"report written to {json_out}", err=True)
