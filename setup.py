@@ -52,8 +52,8 @@ setup(
         ],
         "spacy_scorers": [
             "spacy_anno_eval.spans_scorer.v1 = spacy_anno_eval.pipeline.scorers:make_spans_scorer",
-            "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.pipeline.cats_scorer:make_cats_agreement_scorer",
-            "spacy_anno_eval.noisy_spans_scorer.v1 = spacy_anno_eval.noisy.evaluate:make_noisy_spans_scorer",
+            "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.pipeline.cats_scorer:make_cats_agreement_scorer",  # noqa: E501
+            "spacy_anno_eval.noisy_spans_scorer.v1 = spacy_anno_eval.pipeline.noisy_scorer:make_noisy_spans_scorer",
         ],
     },
     classifiers=[

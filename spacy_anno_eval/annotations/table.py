@@ -8,12 +8,14 @@ Character offsets are the common currency: a key and a response tokenized
 differently still compare.
 
 Selectors name a set in a spaCy ``Doc``: ``ents`` (``doc.ents``) or
-``spans:<key>`` (``doc.spans[key]``).
+``spans:<key>`` (``doc.spans[key]``). Docs and Examples are turned into
+tables in :mod:`spacy_anno_eval.annotations.docs`, the only module that reads
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,7 +228,7 @@ def _table_window(table: SpanTable, a: int, b: int) -> SpanTable:
 
 
 # ---------------------------------------------------------------------------
-# spaCy Docs -> SpanTable
+# selectors (spaCy Docs are read in :mod:`.docs`)
 
 
 def parse_selector(selector: str) -> tuple[str, str | None]:
@@ -239,102 +241,3 @@ def parse_selector(selector: str) -> tuple[str, str | None]:
     raise InputError(
         f"unknown annotation selector {selector!r}: use 'ents' or 'spans:<key>'"
     )
-
-
-def _ents_columns(docs: Sequence[Any], unannotated: bool = False) -> tuple[np.ndarray, ...]:
-    """doc.ents of every doc as (doc, start_char, end_char, label_hash), vectorised.
-
-    With ``unannotated=True`` a fifth item gives the tokens without entity
-    annotation (IOB code 0) as a (doc, start_char, end_char) tuple.
-
-    Reads ``Doc.to_array([IDX, LENGTH, ENT_IOB])`` and the entity type, and
-    decodes the IOB codes (3 = B, 1 = I, 2 = O) with numpy, instead of
-    creating a Python ``Span`` per entity.
-    """
-    from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH
-
-    arrays = [d.to_array([IDX, LENGTH, ENT_IOB, ENT_TYPE]) for d in docs]
-    sizes = np.fromiter((len(a) for a in arrays), dtype=INDEX, count=len(arrays))
-    if not sizes.sum():
-        z = np.zeros(0, dtype=INDEX)
-        return (z, z, z, np.zeros(0, dtype=np.uint64)) + (((z, z, z),) if unannotated else ())
-    tok = np.concatenate(arrays).astype(np.uint64)
-    idx = tok[:, 0].astype(INDEX)
-    length = tok[:, 1].astype(INDEX)
-    iob = tok[:, 2].astype(INDEX)
-    etype = tok[:, 3]
-    doc_of_tok = np.repeat(np.arange(len(docs), dtype=INDEX), sizes)
-    # a B token with no entity type is O for spaCy's Doc.ents
-    begins = np.flatnonzero((iob == 3) & (etype != 0))
-    # an entity runs until the next token that is not I (or the end of its doc)
-    not_inside = np.flatnonzero(iob != 1)
-    nxt = np.searchsorted(not_inside, begins, side="right")
-    last = np.where(nxt < len(not_inside), not_inside[np.minimum(nxt, len(not_inside) - 1)],
-                    len(iob)) - 1
-    # never let an entity cross into the next document
-    doc_end_tok = np.cumsum(sizes) - 1
-    last = np.minimum(last, doc_end_tok[doc_of_tok[begins]])
-    out = (doc_of_tok[begins], idx[begins], idx[last] + length[last], etype[begins])
-    if unannotated:
-        blank = np.flatnonzero(iob == 0)
-        out += ((doc_of_tok[blank], idx[blank], idx[blank] + length[blank]),)
-    return out
-
-
-def spans_from_docs(docs: Sequence[Any], selector: str = "ents",
-                    features: Sequence[str] | None = None) -> SpanTable:
-    """Build a :class:`SpanTable` from spaCy Docs by a selector string.
-
-    ``features`` names span attributes to read as features: ``kb_id``,
-    ``id`` or a custom extension ``_.<name>``; empty values are left out.
-    """
-    kind, key = parse_selector(selector)
-    if kind == "ents" and not features:
-        doc, start, end, hashes = _ents_columns(docs)
-        return _table_from_hashes(doc, start, end, hashes, docs[0].vocab.strings if len(docs) else None)
-    builder = SpanTableBuilder()
-    for d, doc in enumerate(docs):
-        spans = doc.ents if kind == "ents" else doc.spans.get(key, ())
-        for span in spans:
-            builder.add(d, span.start_char, span.end_char, span.label_,
-                        span_features(span, features) if features else None)
-    return builder.build()
-
-
-def span_features(span: Any, names: Iterable[str]) -> dict[str, Any]:
-    """The named attributes of a spaCy Span as a feature dict (empty values left out)."""
-    out: dict[str, Any] = {}
-    for name in names:
-        if name.startswith("_."):
-            ext = name[2:]
-            value = getattr(span._, ext) if span.has_extension(ext) else None
-        elif name in ("kb_id", "id"):
-            value = getattr(span, name + "_") or None
-        else:
-            value = getattr(span, name, None)
-        if value is not None and value != "":
-            out[name] = value
-    return out
-
-
-def _table_from_hashes(doc: np.ndarray, start: np.ndarray, end: np.ndarray,
-                       hashes: np.ndarray, strings: Any) -> SpanTable:
-    uniq, inverse = np.unique(hashes, return_inverse=True)
-    labels = [strings[int(h)] for h in uniq] if strings is not None else []
-    return SpanTable(doc, start, end, inverse.astype(INDEX), labels)
-
-
-def corpus_from_docs(docs: Sequence[Any], selectors: Iterable[str] = ("ents",),
-                     features: Sequence[str] | None = None, source: str = "") -> Corpus:
-    """A :class:`Corpus` from spaCy Docs with the sets named by ``selectors``.
-
-    Document ids come from ``doc.user_data["doc_id"]`` (or ``"id"``) when
-    present, else the position in the sequence.
-    """
-    docs = list(docs)
-    given = [d.user_data.get("doc_id", d.user_data.get("id")) for d in docs]
-    given = [None if g is None else str(g) for g in given]
-    ids = [str(i) if g is None else g for i, g in enumerate(given)]
-    texts = [d.text for d in docs]
-    sets = {s: spans_from_docs(docs, s, features) for s in selectors}
-    return Corpus(ids, texts, sets, source, given_ids=given)

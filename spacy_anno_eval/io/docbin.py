@@ -31,9 +31,11 @@ Two paths:
   kept (:func:`_inflate`); string hashes are resolved with a numpy hash table
   (:class:`KeyIndex`). Reading 10k documents / 400k tokens takes about
   0.08 s, of which zlib's inflate is about 0.05 s.
-- **spaCy** (``spans:<key>`` selectors, ``features``, or the option
-  ``fast=False``): ``DocBin.get_docs`` and
-  :func:`~spacy_anno_eval.annotations.table.corpus_from_docs`.
+- **spaCy** (``spans:<key>`` selectors, ``features``, the option
+  ``fast=False``, or a message the fast path does not recognise: a
+  ``version`` other than ``KNOWN_VERSIONS``, or a field it reads missing or
+  of another type): ``DocBin.get_docs`` and
+  :func:`~spacy_anno_eval.annotations.docs.corpus_from_docs`.
 
 Document ids, on both paths: ``user_data["doc_id"]`` (else ``user_data["id"]``)
 when the DocBin stores user data, else the position in the corpus (``"0"``,
@@ -58,16 +60,17 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.table import INDEX, Corpus, SpanTable, corpus_from_docs, parse_selector
-from ..errors import InputError, where
+from ..annotations.docs import DOC_ID_KEYS, corpus_from_docs, decode_iob, given_id
+from ..annotations.table import INDEX, Corpus, SpanTable, parse_selector
+from ..errors import InputError
 
 U64 = np.uint64
 EXPECTED = "a spaCy DocBin (zlib-compressed msgpack as written by DocBin.to_disk)"
 
 # attribute ids (spacy.attrs); fixed by spaCy's symbol table
 _ORTH, _ENT_IOB, _ENT_TYPE = 65, 77, 78
-# msgpack encodings of the user_data keys that carry a document id
-_ID_KEYS = (b"\xa6doc_id", b"\xa2id")
+# msgpack encodings (fixstr) of the user_data keys that carry a document id
+_ID_KEYS = tuple(bytes([0xa0 | len(k)]) + k.encode() for k in DOC_ID_KEYS)
 
 
 def read_docbin(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
@@ -75,7 +78,7 @@ def read_docbin(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",)
     """Read a ``.spacy`` file, or a folder of ``.spacy`` shards, into a :class:`Corpus`.
 
     ``selectors``: ``ents`` and/or ``spans:<key>``. ``features`` names span
-    attributes kept as features (see :func:`~spacy_anno_eval.annotations.table.span_features`).
+    attributes kept as features (see :func:`~spacy_anno_eval.annotations.docs.span_features`).
     Raise :class:`InputError` for a file that is not a DocBin.
     """
     selectors = tuple(selectors) or ("ents",)
@@ -83,7 +86,10 @@ def read_docbin(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",)
     files = docbin_files(path)
     source = str(path)
     if fast and not features and kinds == {"ents"}:
-        return _read_fast(files, selectors, source)
+        try:
+            return _read_fast(files, selectors, source)
+        except Unrecognised:  # another DocBin version or layout: spaCy's own reader decides
+            pass
     return _read_with_spacy(files, selectors, features, source)
 
 
@@ -121,21 +127,7 @@ def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Se
             docs.extend(docbin.get_docs(vocab))
         except Exception as exc:
             raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
-    corpus = corpus_from_docs(docs, selectors, features, source=source)
-    if "ents" in selectors and docs:
-        _check_ents(docs, corpus.doc_ids, source)
-    return corpus
-
-
-def _check_ents(docs: list[Any], doc_ids: list[str], source: str) -> None:
-    """Raise, as the fast path does, for an I tag that continues no entity (spaCy's E093)."""
-    from spacy.attrs import ENT_IOB, ENT_TYPE
-
-    arrays = [d.to_array([ENT_IOB, ENT_TYPE]).reshape(-1, 2) for d in docs]
-    starts = np.zeros(len(arrays) + 1, dtype=INDEX)
-    np.cumsum([len(a) for a in arrays], out=starts[1:])
-    tokens = np.concatenate(arrays).astype(U64)
-    decode_iob(tokens[:, 0].astype(np.uint8), tokens[:, 1], starts, doc_ids, source)
+    return corpus_from_docs(docs, selectors, features, source=source)
 
 
 def _read_bytes(f: Path) -> bytes:
@@ -217,7 +209,7 @@ def _decode_shard(f: Path) -> _Shard:
         keys = string_keys(strings)  # TypeError for anything but a list of str
     except zlib.error as exc:
         raise InputError(f"{f}: not {EXPECTED}: zlib cannot decompress it ({exc})") from exc
-    except InputError:
+    except (InputError, Unrecognised):
         raise
     except Exception as exc:  # a truncated or foreign msgpack message, missing fields, bad shapes
         raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
@@ -264,8 +256,8 @@ def _user_data_ids(user_data: list[Any] | None, n_docs: int) -> list[str | None]
         if isinstance(blob, bytes) and any(k in blob for k in _ID_KEYS):
             data = loads(blob)
             if isinstance(data, dict):
-                value = data.get("doc_id", data.get("id"))
-        ids.append(None if value is None else str(value))
+                value = given_id(data)
+        ids.append(value)
     if all(i is None for i in ids):
         return None
     return (ids + [None] * n_docs)[:n_docs]
@@ -301,9 +293,11 @@ def _inflate(raw: bytes) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         data = head + inflater.decompress(view[at:]) + inflater.flush()
         _check_end(inflater)
         msg = _top_level(data)
+        _check_layout(msg, complete=True)
         return msg, _columns_of(msg)
-    attrs, start, end, n_left = found
-    cols = _ColumnSink([int(a) for a in attrs], end - start)
+    fields, start, end, n_left = found
+    _check_layout(fields)
+    cols = _ColumnSink([int(a) for a in fields["attrs"]], end - start)
     cols.feed(memoryview(head)[start:])
     tail: list[bytes] = []
     while at < len(raw):
@@ -314,8 +308,35 @@ def _inflate(raw: bytes) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     if cols.missing:
         raise ValueError("the tokens field is truncated")
     msg = _top_level(b"".join(tail), n_left)
-    msg["attrs"] = attrs
+    msg.update(fields)
+    _check_layout(msg, complete=True)
     return msg, cols.columns()
+
+
+class Unrecognised(Exception):
+    """A DocBin message this reader does not know (another ``version``, missing or other fields): the
+    caller reads it with spaCy instead."""
+
+
+#: the DocBin versions whose layout the fast path knows (``spacy/tokens/_serialize.py`` writes "0.1")
+KNOWN_VERSIONS = ("0.1",)
+#: the fields the fast path reads, and the msgpack types it expects them to have
+_LAYOUT: dict[str, tuple[type, ...]] = {"attrs": (list,), "lengths": (bytes, memoryview),
+                                        "spaces": (bytes, memoryview), "strings": (list,)}
+
+
+def _check_layout(msg: dict[str, Any], complete: bool = False) -> None:
+    """Raise :class:`Unrecognised` unless ``msg`` has a known ``version`` and (``complete``) the fields the
+    fast path relies on, with the types it expects."""
+    version = msg.get("version")
+    if version not in KNOWN_VERSIONS:
+        raise Unrecognised(f"DocBin version {version!r} (the fast reader knows {', '.join(KNOWN_VERSIONS)})")
+    if not isinstance(msg.get("attrs"), list) or not all(isinstance(a, int) for a in msg["attrs"]):
+        raise Unrecognised("DocBin attrs are not a list of attribute ids")
+    if complete:
+        for key, types in _LAYOUT.items():
+            if not isinstance(msg.get(key), types):
+                raise Unrecognised(f"DocBin field {key!r} is missing or of another type")
 
 
 def _check_end(inflater: Any) -> None:
@@ -334,21 +355,21 @@ def _route(piece: bytes, cols: _ColumnSink, tail: list[bytes]) -> None:
         tail.append(piece[take:])
 
 
-def _find_tokens(head: bytes) -> tuple[list[int], int, int, int] | None:
-    """(attrs, payload start, payload end, entries after it) when ``tokens`` follows small fields only."""
+def _find_tokens(head: bytes) -> tuple[dict[str, Any], int, int, int] | None:
+    """(the small fields before it, payload start, payload end, entries after it) when ``tokens``
+    follows small fields only (``version`` and ``attrs``, as ``DocBin.to_bytes`` writes them)."""
     try:
         n, pos = _map_header(head, 0)
-        attrs = None
+        fields: dict[str, Any] = {}
         for i in range(n):
             key, after = _small_value(head, pos)
-            if key == "tokens" and attrs is not None and head[after] == 0xc6:
+            if key == "tokens" and isinstance(fields.get("attrs"), list) and head[after] == 0xc6:
                 start = after + 5
-                return attrs, start, start + int.from_bytes(head[after + 1:start], "big"), n - i - 1
+                return fields, start, start + int.from_bytes(head[after + 1:start], "big"), n - i - 1
             value, pos = _small_value(head, after)
             if value is _NOT_SMALL or not isinstance(key, str):
                 return None
-            if key == "attrs":
-                attrs = value
+            fields[key] = value
     except IndexError:  # the head ends inside a field
         return None
     return None
@@ -415,7 +436,7 @@ def _columns_of(msg: dict[str, Any]) -> dict[str, np.ndarray]:
 # -- msgpack top level without copying the large binary fields
 
 
-_WANTED = {"attrs", "tokens", "spaces", "lengths", "strings", "user_data"}
+_WANTED = {"version", "attrs", "tokens", "spaces", "lengths", "strings", "user_data"}
 _UNKNOWN_SPACES = b"\xb2has_unknown_spaces\xc3"  # msgpack of the key, then True
 
 
@@ -708,7 +729,7 @@ def _labels(pos: np.ndarray, keys: np.ndarray, strings: list[str]) -> tuple[np.n
     """Label ids and names from positions in ``strings``, without sorting every entity.
 
     Labels are ordered by their hash, as ``np.unique`` over the hashes (and
-    :func:`~spacy_anno_eval.annotations.table.spans_from_docs`) orders them; the
+    :func:`~spacy_anno_eval.annotations.docs.spans_from_docs`) orders them; the
     same label in several shards' string tables becomes one label.
     """
     present = np.zeros(len(strings), dtype=bool)
@@ -726,38 +747,5 @@ def _labels(pos: np.ndarray, keys: np.ndarray, strings: list[str]) -> tuple[np.n
     return remap[pos], [strings[int(i)] for i in used[first_of_group]]
 
 
-def decode_iob(iob: np.ndarray, etype: np.ndarray, starts: np.ndarray, doc_ids: Sequence[str] = (),
-               source: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Entities of token columns as (doc, first token, last token), as ``Doc.ents`` reads them.
-
-    ``iob`` holds spaCy's ENT_IOB codes (0 missing, 1 I, 2 O, 3 B) and
-    ``etype`` the ENT_TYPE hashes of all documents, concatenated; document
-    ``d`` has the tokens ``starts[d]:starts[d + 1]``. An entity starts at a
-    ``B`` with a non-empty type and runs over the ``I`` tokens after it; a
-    ``B`` with an empty type counts as ``O``. An ``I`` that continues no
-    entity raises :class:`InputError`, as spaCy raises E093.
-    """
-    inside = iob == 1
-    begin = (iob == 3) & (etype != 0)
-    in_entity = begin | inside
-    # an I must follow a token of an entity in the same document
-    bad = np.flatnonzero(inside[1:] & ~in_entity[:-1]) + 1
-    nonempty = starts[:-1][starts[:-1] < starts[1:]]
-    first_bad = np.flatnonzero(inside[nonempty])
-    if len(bad) or len(first_bad):
-        t = int(min(bad[0] if len(bad) else len(iob), nonempty[first_bad[0]] if len(first_bad) else len(iob)))
-        d = int(np.searchsorted(starts, t, side="right") - 1)
-        name = doc_ids[d] if d < len(doc_ids) else d
-        raise InputError(f"{where(source, name)}: token {t - int(starts[d])} has the entity tag I "
-                                 f"but continues no entity (spaCy's E093); fix the ENT_IOB annotation")
-    begins = np.flatnonzero(begin)
-    # the last token of each entity: an entity token not followed by an I
-    ends_here = in_entity.copy()
-    ends_here[:-1] &= ~inside[1:]
-    last = np.flatnonzero(ends_here)
-    doc = np.searchsorted(starts, begins, side="right") - 1
-    return doc.astype(INDEX), begins.astype(INDEX), last.astype(INDEX)
-
-
-__all__ = ["KeyIndex", "LazyTexts", "decode_iob", "docbin_files", "read_docbin", "string_keys",
+__all__ = ["KNOWN_VERSIONS", "KeyIndex", "LazyTexts", "Unrecognised", "docbin_files", "read_docbin", "string_keys",
            "text_fingerprints"]

@@ -36,10 +36,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
-def _defined(x: float) -> float | None:
-    return None if x != x else float(x)
-
-
 def score_cats_agreement(examples: Iterable[Any], *, labels: Sequence[str] | None = None,
                          multi_label: bool | None = None, threshold: float = 0.5) -> dict[str, Any]:
     """Kappa and alpha between reference and predicted ``doc.cats`` (see the module docstring)."""
@@ -49,6 +45,7 @@ def score_cats_agreement(examples: Iterable[Any], *, labels: Sequence[str] | Non
 
     from ..agreement.coefficients import DegenerateAgreementWarning, cohen_kappa, confusion_matrix, observed_agreement
     from ..agreement.reliability import krippendorff_alpha
+    from ..figures import none_if_undefined
 
     pairs = [(eg.reference.cats, eg.predicted.cats) for eg in examples if eg.reference.cats]
     names = list(labels) if labels else sorted({k for ref, _ in pairs for k in ref})
@@ -64,8 +61,8 @@ def score_cats_agreement(examples: Iterable[Any], *, labels: Sequence[str] | Non
             ref = [max(names, key=lambda k, r=r: r.get(k, 0.0)) for r, _ in pairs]
             pred = [max(names, key=lambda k, p=p: p.get(k, 0.0)) for _, p in pairs]
             table = confusion_matrix(ref, pred, categories=names)
-            out["cats_kappa"] = _defined(cohen_kappa(table, undefined=float("nan")).value) or 0.0
-            out["cats_alpha"] = _defined(krippendorff_alpha([ref, pred], "nominal").value) or 0.0
+            out["cats_kappa"] = none_if_undefined(cohen_kappa(table).value) or 0.0
+            out["cats_alpha"] = none_if_undefined(krippendorff_alpha([ref, pred], "nominal").value) or 0.0
             out["cats_observed_agreement"] = float(observed_agreement(table))
             return out
         kappas, alphas, agreements = [], [], []
@@ -73,8 +70,8 @@ def score_cats_agreement(examples: Iterable[Any], *, labels: Sequence[str] | Non
             ref = [int(r.get(name, 0.0) >= 0.5) for r, _ in pairs]
             pred = [int(p.get(name, 0.0) >= threshold) for _, p in pairs]
             table = confusion_matrix(ref, pred, categories=[0, 1])
-            k = _defined(cohen_kappa(table, undefined=float("nan")).value)
-            a = _defined(krippendorff_alpha([ref, pred], "nominal").value)
+            k = none_if_undefined(cohen_kappa(table).value)
+            a = none_if_undefined(krippendorff_alpha([ref, pred], "nominal").value)
             out["cats_kappa_per_label"][name] = k
             out["cats_alpha_per_label"][name] = a
             kappas += [k] if k is not None else []

@@ -23,9 +23,13 @@ labels (all when null). ``features``: significant span attributes (``kb_id``,
 ``output_dir``: where the QA stage writes its reports (nothing is written when
 null); ``report_formats``: which reports (``json``, ``md``, ``html``).
 ``pairing``, ``min_overlap``, ``zero_division``: as in
-:func:`spacy_anno_eval.spans.engine.evaluate`. ``score_reference`` and ``prefix``:
-see *Scoring* below. Bad values raise a ``ValueError`` naming the setting
-when the component is made.
+:func:`spacy_anno_eval.spans.engine.evaluate`. ``bdm``: BDM scores or a
+taxonomy (as ``anno-eval score --bdm``): the QA stage's report then holds the
+BDM-weighted figures (``"bdm"``), those of ``score --bdm``; ``bdm_feature``:
+the span attribute holding the concept (default: the label), one of
+``features``. ``scorer``: see *Scoring*
+below. Bad values raise :class:`~spacy_anno_eval.errors.ConfigError` (a
+``ValueError``) naming the setting when the component is made.
 
 Per document
 ------------
@@ -53,7 +57,8 @@ evaluation and its report on the component (``last_evaluation``,
   components in worker processes only, so the factory hooks the ``nlp``
   object itself: it sets an instance attribute ``nlp.pipe`` (a
   :class:`PipeHook`) that delegates to ``Language.pipe`` and, as the Docs are
-  yielded, collects their results (document ids: ``doc.user_data["doc_id"]``
+  yielded, collects their results (document ids by
+  :func:`spacy_anno_eval.annotations.docs.doc_id`: ``doc.user_data["doc_id"]``
   or ``["id"]``, else the position in the stream). A generator abandoned
   before its end runs nothing and writes nothing. The component's own
   ``pipe()`` (which runs in the workers) never collects, so nothing is
@@ -74,15 +79,25 @@ hooked to the ``nlp`` that made it; use ``report(docs)`` there.
 Scoring
 -------
 :meth:`AnnoEval.score` makes the component a scorer for ``nlp.evaluate``,
-``spacy evaluate`` and the dev evaluations of ``spacy train``: it compares
-``eg.reference`` with ``eg.predicted``, reading the ``score_reference``
-selector (default: the ``response`` selector) on the reference and the
-``response`` selector on the prediction, since a training or dev corpus holds
-the gold where the pipeline writes its predictions. Keys (``prefix``, default
-``anno_eval``) are those of :func:`spacy_anno_eval.pipeline.scorers.format_scores`:
-``anno_eval_p/r/f`` (strict), ``anno_eval_{p,r,f}_{strict,lenient,average}``,
-``anno_eval_per_type``, ``anno_eval_muc``, ``anno_eval_semeval``; every flat
-value is a float, never ``None``.
+``spacy evaluate`` and the dev evaluations of ``spacy train``. It IS the
+registered spans scorer: the factory names it in its default config, as
+spaCy's own factories do::
+
+    [components.anno_eval.scorer]
+    @scorers = "spacy_anno_eval.spans_scorer.v1"
+    spans_key = null
+    prefix = null
+
+and ``score(examples)`` returns ``scorer(examples)``, so the same Examples
+give the same figures through either door (spaCy's rules for partially
+annotated references and differing tokenizations included, see
+:func:`spacy_anno_eval.annotations.docs.example_sets`). Keys are the
+scorer's (:mod:`spacy_anno_eval.pipeline.scorers`): ``ents_p/r/f``
+(strict, equal to spaCy's ``get_ner_prf``), ``ents_{p,r,f}_{strict,lenient,average}``,
+``ents_per_type``, ``ents_muc``, ``ents_semeval`` (``spans_<key>_...`` with
+``spans_key``, or the scorer's ``prefix``); every flat value is a float,
+never ``None``. What is scored, and how, is the scorer's config (its
+``spans_key``, ``labels``, ``beta``, ``features``), not the QA settings above.
 
 This module imports only spaCy at load time; the engine (numpy, scipy) is
 imported when a Doc is first processed.
@@ -112,8 +127,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "pairing": "optimal",
     "min_overlap": 0.0,
     "zero_division": 0.0,
-    "score_reference": None,
-    "prefix": "anno_eval",
+    "bdm": None,
+    "bdm_feature": None,
+    "scorer": {"@scorers": "spacy_anno_eval.spans_scorer.v1"},
 }
 
 
@@ -129,7 +145,8 @@ _ensure_extension()
     "anno_eval",
     default_config=DEFAULT_CONFIG,
     assigns=[f"doc._.{EXTENSION}"],
-    default_score_weights={"anno_eval_f": 0.0, "anno_eval_f_lenient": 0.0, "anno_eval_f_average": 0.0},
+    # not ents_f: a later component's weights replace an earlier one's, and ner weighs ents_f
+    default_score_weights={"ents_f_lenient": 0.0, "ents_f_average": 0.0},
 )
 def make_anno_eval(
     nlp: Language,
@@ -145,14 +162,15 @@ def make_anno_eval(
     pairing: str,
     min_overlap: float,
     zero_division: float,
-    score_reference: str | None,
-    prefix: str,
+    bdm: str | None,
+    bdm_feature: str | None,
+    scorer: Callable[..., dict[str, Any]] | None,
 ) -> "AnnoEval":
     """Make the ``anno_eval`` component and hook ``nlp.pipe`` for the corpus-end QA stage."""
     component = AnnoEval(
         name, key=key, response=response, types=types, features=features, beta=beta, measures=measures,
         output_dir=output_dir, report_formats=report_formats, pairing=pairing, min_overlap=min_overlap,
-        zero_division=zero_division, score_reference=score_reference, prefix=prefix,
+        zero_division=zero_division, bdm=bdm, bdm_feature=bdm_feature, scorer=scorer,
     )
     install_pipe_hook(nlp)
     return component
@@ -170,45 +188,73 @@ class _Collected:
         if result is None:  # a doc our component never saw (e.g. dropped by an error handler)
             return
         self.results.append(result)
-        self.doc_ids.append(_doc_id(doc, position))
+        self.doc_ids.append(doc_id(doc, position))
         self.texts.append(doc.text)
 
     def __len__(self) -> int:
         return len(self.results)
 
 
-def _doc_id(doc: Doc, position: int) -> str:
-    """The document id as :func:`spacy_anno_eval.annotations.table.corpus_from_docs` gives it."""
-    return str(doc.user_data.get("doc_id", doc.user_data.get("id", position)))
+def doc_id(doc: Doc, position: int) -> str:
+    """The document id by the one rule (:func:`spacy_anno_eval.annotations.docs.doc_id`)."""
+    from ..annotations.docs import doc_id as rule
+
+    return rule(doc, position)
 
 
 def _check_selector(setting: str, value: Any) -> str:
     from ..annotations.table import parse_selector
+    from ..errors import ConfigError
 
     if not isinstance(value, str):
-        raise ValueError(f"anno_eval: {setting} must be a selector string ('ents' or 'spans:<key>'), got {value!r}")
+        raise ConfigError(f"anno_eval: {setting} must be a selector string ('ents' or 'spans:<key>'), "
+                          f"got {value!r}")
     try:
         parse_selector(value)
     except ValueError as e:
-        raise ValueError(f"anno_eval: {setting}: {e}") from None
+        raise ConfigError(f"anno_eval: {setting}: {e}") from None
     return value
 
 
 def _check_names(setting: str, value: Any, allowed: Sequence[str] | None = None,
                  empty_ok: bool = True) -> list[str] | None:
+    from ..errors import ConfigError
+
     if value is None:
         return None
     if isinstance(value, str) or not all(isinstance(v, str) and v for v in value):
-        raise ValueError(f"anno_eval: {setting} must be a list of non-empty strings, got {value!r}")
+        raise ConfigError(f"anno_eval: {setting} must be a list of non-empty strings, got {value!r}")
     value = list(value)
     if not value and not empty_ok:
-        raise ValueError(f"anno_eval: {setting} must not be empty; choose from {', '.join(allowed or ())}")
+        raise ConfigError(f"anno_eval: {setting} must not be empty; choose from {', '.join(allowed or ())}")
     if allowed is not None:
         bad = [v for v in value if v not in allowed]
         if bad:
-            raise ValueError(f"anno_eval: {setting} has {', '.join(map(repr, bad))}; "
-                             f"choose from {', '.join(allowed)}")
+            raise ConfigError(f"anno_eval: {setting} has {', '.join(map(repr, bad))}; "
+                              f"choose from {', '.join(allowed)}")
     return value or None
+
+
+def _check_bdm(bdm: Any, feature: Any, features: Sequence[str] | None) -> tuple[str | None, str | None]:
+    from ..errors import ConfigError
+
+    if bdm is not None and (not isinstance(bdm, str) or not bdm):
+        raise ConfigError(f"anno_eval: bdm must be the path of BDM scores or a taxonomy, got {bdm!r}")
+    if feature is not None and (not isinstance(feature, str) or not feature):
+        raise ConfigError(f"anno_eval: bdm_feature must be a feature name (kb_id, id, _.NAME), got {feature!r}")
+    if feature is not None and bdm is None:
+        raise ConfigError("anno_eval: bdm_feature names the feature holding the BDM concept; set bdm too")
+    if feature is not None and feature not in (features or ()):
+        raise ConfigError(f"anno_eval: bdm_feature {feature!r} must also be one of features (a concept that "
+                          f"differs makes the pair a near miss, as in 'anno-eval score --features "
+                          f"{feature} --bdm-feature {feature}'); features: {list(features or [])}")
+    if bdm is not None:
+        import os
+
+        if not os.path.isfile(bdm):
+            raise ConfigError(f"anno_eval: bdm: no such file {bdm!r}; give BDM scores ('anno-eval bdm' or "
+                              "GATE's) or a taxonomy (child<TAB>parent, OWL)")
+    return bdm, feature
 
 
 class AnnoEval(Pipe):
@@ -222,40 +268,45 @@ class AnnoEval(Pipe):
                  types: Sequence[str] | None = None, features: Sequence[str] | None = None,
                  beta: float = 1.0, measures: Sequence[str] = MEASURES, output_dir: str | None = None,
                  report_formats: Sequence[str] = REPORT_FORMATS, pairing: str = "optimal",
-                 min_overlap: float = 0.0, zero_division: float = 0.0,
-                 score_reference: str | None = None, prefix: str = "anno_eval") -> None:
-        from ..figures import check_zero_division
+                 min_overlap: float = 0.0, zero_division: float = 0.0, bdm: str | None = None,
+                 bdm_feature: str | None = None, scorer: Callable[..., dict[str, Any]] | None = None) -> None:
+        from ..errors import ConfigError
+        from ..figures import check_beta, check_zero_division
         from ..spans.align import PAIRINGS, check_min_overlap
 
         self.name = name
         self.key = _check_selector("key", key)
         self.response = _check_selector("response", response)
-        self.score_reference = (None if score_reference is None
-                                else _check_selector("score_reference", score_reference))
         self.types = _check_names("types", types)
         self.features = _check_names("features", features)
         try:
-            self.beta = float(beta)
-        except (TypeError, ValueError):
-            raise ValueError(f"anno_eval: beta must be a number >= 0, got {beta!r}") from None
-        if not self.beta >= 0 or self.beta == float("inf"):
-            raise ValueError(f"anno_eval: beta must be a finite number >= 0, got {beta!r}")
+            self.beta = check_beta(beta)
+        except ConfigError as e:
+            raise ConfigError(f"anno_eval: {e}") from None
+        if self.beta == float("inf"):
+            raise ConfigError(f"anno_eval: beta must be a finite number >= 0, got {beta!r}")
         self.measures = _check_names("measures", measures, MEASURES, empty_ok=False)
         from ..report import FORMATS
 
         self.report_formats = _check_names("report_formats", report_formats, tuple(FORMATS), empty_ok=False)
         if pairing not in PAIRINGS:
-            raise ValueError(f"anno_eval: pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
+            raise ConfigError(f"anno_eval: pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
         self.pairing = pairing
         try:
             self.min_overlap = check_min_overlap(min_overlap)
             self.zero_division = check_zero_division(zero_division)
         except ValueError as e:
-            raise ValueError(f"anno_eval: {e}") from None
+            raise ConfigError(f"anno_eval: {e}") from None
         self.output_dir = None if output_dir is None or str(output_dir) == "" else str(output_dir)
-        if not isinstance(prefix, str) or not prefix:
-            raise ValueError(f"anno_eval: prefix must be a non-empty string, got {prefix!r}")
-        self.prefix = prefix
+        self.bdm, self.bdm_feature = _check_bdm(bdm, bdm_feature, self.features)
+        self._credit: Any = None
+        if scorer is None:
+            from .scorers import make_spans_scorer
+
+            scorer = make_spans_scorer()
+        if not callable(scorer):
+            raise ConfigError(f"anno_eval: scorer must be a registered scorer (callable), got {scorer!r}")
+        self.scorer = scorer
         self._pending = _Collected()
         self.last_evaluation: Any = None
         self.last_report: dict[str, Any] | None = None
@@ -274,10 +325,20 @@ class AnnoEval(Pipe):
                 "types": list(self.types) if self.types else None,
                 "features": list(self.features) if self.features else None}
 
+    def credit_rule(self) -> Any:
+        """The BDM credit rule of ``bdm`` / ``bdm_feature`` (read once, when first needed), or None."""
+        if self.bdm is None:
+            return None
+        if self._credit is None:
+            from ..bdm.credit import BdmCredit
+
+            self._credit = BdmCredit.from_file(self.bdm, feature=self.bdm_feature)
+        return self._credit
+
     # -- per document -----------------------------------------------------
 
     def _align(self, key_docs: Sequence[Doc], response_docs: Sequence[Doc], key_set: str) -> Any:
-        from ..annotations.table import spans_from_docs
+        from ..annotations.docs import spans_from_docs
         from ..spans.align import align_spans, select_types
 
         key = select_types(spans_from_docs(key_docs, key_set, self.features), self.types)
@@ -291,7 +352,8 @@ class AnnoEval(Pipe):
 
         if not docs:
             return
-        results = doc_results(self._align(docs, docs, self.key), len(docs))
+        results = doc_results(self._align(docs, docs, self.key), len(docs),
+                              keep_features=[self.bdm_feature] if self.bdm_feature else ())
         for doc, result in zip(docs, results, strict=True):
             stored = dict(doc._.get(EXTENSION) or {})
             stored[self.name] = result
@@ -332,15 +394,17 @@ class AnnoEval(Pipe):
 
     def report(self, docs: Iterable[Doc]) -> dict[str, Any]:
         """Run the QA stage over ``docs``, from the results this component stored on them."""
+        from ..errors import InputError
+
         collected = _Collected()
         for position, doc in enumerate(docs):
             result = self.result(doc)
             if result is None:
-                raise ValueError(f"anno_eval: document {_doc_id(doc, position)!r} has no result from the "
+                raise InputError(f"anno_eval: document {doc_id(doc, position)!r} has no result from the "
                                  f"component {self.name!r} (doc._.{EXTENSION}); run the pipeline on it first")
             collected.add(doc, result, position)
         if not len(collected):
-            raise ValueError("anno_eval: report() needs at least one document")
+            raise InputError("anno_eval: report() needs at least one document")
         out = self._corpus_end(collected)
         assert out is not None
         return out
@@ -356,7 +420,7 @@ class AnnoEval(Pipe):
         from ..spans.counts import Evaluation
 
         evaluation = Evaluation.from_doc_results(collected.results, collected.doc_ids, self.settings,
-                                                 collected.texts)
+                                                 collected.texts, self.credit_rule())
         report = evaluation.report()
         paths: dict[str, Any] = {}
         if self.output_dir is not None:
@@ -373,19 +437,11 @@ class AnnoEval(Pipe):
     # -- spaCy scoring ----------------------------------------------------
 
     def score(self, examples: Iterable[Any], **kwargs: Any) -> dict[str, Any]:
-        """Score ``eg.predicted`` against ``eg.reference`` (see *Scoring* in the module docstring).
+        """Score ``eg.predicted`` against ``eg.reference``: the registered spans scorer's result.
 
-        ``kwargs`` (spaCy's scorer settings) are ignored: the component's config wins.
+        ``kwargs`` (spaCy's scorer settings) go to the scorer, whose own config wins.
         """
-        from ..spans.counts import Evaluation
-        from .scorers import format_scores
-
-        examples = list(examples)
-        refs = [eg.reference for eg in examples]
-        preds = [eg.predicted for eg in examples]
-        alignment = self._align(refs, preds, self.score_reference or self.response)
-        evaluation = Evaluation.from_alignment(alignment, [str(i) for i in range(len(examples))], self.settings)
-        return format_scores(evaluation.report(per_doc=False), self.prefix)
+        return self.scorer(examples, **kwargs)
 
     # -- serialization: the config holds every setting --------------------
 

@@ -29,10 +29,11 @@ Differences from spaCy, on purpose:
   training loop drops a score-weight key whose value is ``None``, so a
   ``None`` at the first evaluation would take the key out of the weighted
   score; a float keeps the key.
-- Spans compare by character offsets, so no token alignment is needed. The
-  figures equal spaCy's whenever the predicted spans fall on token boundaries
-  of the reference (always the case in ``spacy train``, where the predicted
-  doc is the reference text tokenized by the pipeline). spaCy computes
+- Spans are read by :func:`spacy_anno_eval.annotations.docs.example_sets`,
+  the one Example path (the ``anno_eval`` component's ``score()`` is this
+  scorer): predictions are mapped onto the reference tokens through the
+  Example's alignment as spaCy does, so the figures equal spaCy's also when
+  the predicted tokenization differs. spaCy computes
   ``tp / (tp + fp + 1e-100)``; we compute the exact ratio, so values agree to
   floating-point rounding.
 - ``beta``, ``labels`` and ``features`` have no spaCy counterpart. Keyword
@@ -47,45 +48,74 @@ half), ``{prefix}_per_type`` (strict ``p``/``r``/``f`` plus
 and P/R/F, Chinchor 1992) and ``{prefix}_semeval`` (SemEval-2013 schemas).
 Every flat key is a float, never ``None``.
 
-Speed: entities are read with ``Doc.to_array`` (one call per doc) and aligned
-with numpy over the whole batch; no ``Span`` object is created in the
-``doc.ents`` mode without ``features``.
+Speed: entities are read with ``Doc.to_array`` (one call per doc and side)
+and decoded, mapped and aligned with numpy over the whole batch; no ``Span``
+object is created in the ``doc.ents`` mode without ``features``. Bad settings
+raise :class:`~spacy_anno_eval.errors.ConfigError` when the scorer is made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 MODES = ("strict", "lenient", "average")
 
 
 def make_spans_scorer(spans_key: str | None = None, beta: float = 1.0, labels: Sequence[str] | None = None,
                       features: Sequence[str] | None = None,
-                      prefix: str | None = None) -> Callable[..., dict[str, Any]]:
+                      prefix: str | None = None) -> SpansScorer:
     """Build the scorer registered as ``spacy_anno_eval.spans_scorer.v1``.
 
     spans_key (str | None): ``doc.spans`` key to score; ``None`` scores ``doc.ents``.
-    beta (float): F-beta weight of recall (``>= 0``).
+    beta (float): F-beta weight of recall (``>= 0``, or ``inf`` for recall).
     labels (list[str] | None): score only these labels.
     features (list[str] | None): significant span attributes (``kb_id``, ``_.name``).
     prefix (str | None): key prefix; default ``ents`` or ``spans_<key>`` like spaCy.
+
+    Bad settings raise :class:`~spacy_anno_eval.errors.ConfigError`.
     """
-    if beta < 0:
-        raise ValueError(f"spans_scorer: beta must be >= 0, got {beta!r}")
+    from ..errors import ConfigError
+    from ..figures import check_beta
+
+    try:
+        beta = check_beta(beta)
+    except ConfigError as e:
+        raise ConfigError(f"spans_scorer: {e}") from None
     if spans_key is not None and (not isinstance(spans_key, str) or not spans_key):
-        raise ValueError(f"spans_scorer: spans_key must be a non-empty string or null, got {spans_key!r}")
-    labels = list(labels) if labels else None
-    features = list(features) if features else None
+        raise ConfigError(f"spans_scorer: spans_key must be a non-empty string or null, got {spans_key!r}")
+    if prefix is not None and (not isinstance(prefix, str) or not prefix):
+        raise ConfigError(f"spans_scorer: prefix must be a non-empty string or null, got {prefix!r}")
+    return SpansScorer(spans_key, beta, _names("labels", labels), _names("features", features), prefix)
 
-    def scorer(examples: Iterable[Any], **kwargs: Any) -> dict[str, Any]:
-        # kwargs come from the component's cfg (spaCy's TrainablePipe.score); the config wins
-        return score_spans(examples, spans_key=spans_key, beta=beta, labels=labels, features=features,
-                           prefix=prefix)
 
-    return scorer
+@dataclass(frozen=True)
+class SpansScorer:
+    """The registered spans scorer: :func:`score_spans` with its settings (a plain object, so a pipeline
+    that holds it still pickles for ``nlp.pipe(n_process>1)``)."""
+
+    spans_key: str | None = None
+    beta: float = 1.0
+    labels: list[str] | None = None
+    features: list[str] | None = None
+    prefix: str | None = None
+
+    def __call__(self, examples: Iterable[Any], **kwargs: Any) -> dict[str, Any]:
+        # kwargs come from the component's cfg (spaCy's Pipe.score); the scorer's own config wins
+        return score_spans(examples, spans_key=self.spans_key, beta=self.beta, labels=self.labels,
+                           features=self.features, prefix=self.prefix)
+
+
+def _names(setting: str, value: Any) -> list[str] | None:
+    """A list of non-empty strings (``None`` for null or empty); :class:`ConfigError` otherwise."""
+    from ..errors import ConfigError
+
+    if not value:
+        return None
+    if isinstance(value, str) or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"spans_scorer: {setting} must be a list of non-empty strings, got {value!r}")
+    return list(value)
 
 
 def score_spans(examples: Iterable[Any], *, spans_key: str | None = None, beta: float = 1.0,
@@ -93,118 +123,29 @@ def score_spans(examples: Iterable[Any], *, spans_key: str | None = None, beta: 
                 prefix: str | None = None, zero_division: float = 0.0) -> dict[str, Any]:
     """Score predicted spans against reference spans of spaCy ``Example`` objects.
 
-    All measures come from one alignment of the character spans
-    (:func:`spacy_anno_eval.align.align_spans`); see the module docstring for
-    the keys and for where (and why) the result differs from spaCy's.
+    The spans are read by :func:`spacy_anno_eval.annotations.docs.example_sets`
+    (spaCy's own rules for partial references and differing tokenizations),
+    and every measure comes from one alignment of them
+    (:func:`spacy_anno_eval.spans.align.align_spans`); see the module
+    docstring for the keys and for where (and why) the result differs from spaCy's.
     """
+    from ..annotations.docs import example_sets
     from ..spans.align import align_spans, select_types
     from ..spans.counts import Evaluation
 
-    examples = list(examples)
-    refs = [eg.reference for eg in examples]
-    preds = [eg.predicted for eg in examples]
     features = list(features) if features else None
-    if spans_key is None:
-        key, response, ignored = _ents_tables(refs, preds, features)
-        prefix = prefix or "ents"
-    else:
-        key, response, ignored = _spans_tables(refs, preds, spans_key, features)
-        prefix = prefix or f"spans_{spans_key}"
-    alignment = align_spans(select_types(key, labels), select_types(response, labels), features=features)
-    ev = Evaluation.from_alignment(alignment, [str(i) for i in range(len(refs))],
+    sets = example_sets(examples, spans_key, features)
+    prefix = prefix or ("ents" if spans_key is None else f"spans_{spans_key}")
+    alignment = align_spans(select_types(sets.key, labels), select_types(sets.response, labels), features=features)
+    ev = Evaluation.from_alignment(alignment, [str(i) for i in range(sets.n_docs)],
                                    {"beta": beta, "zero_division": zero_division})
-    report = ev.report(per_doc=False)
-    out = format_scores(report, prefix)
+    out = format_scores(ev.report(per_doc=False), prefix)
     per_type = out[f"{prefix}_per_type"]
     if per_type:  # spaCy lists the labels of ignored predictions too, with zeros
-        for label in ignored:
+        for label in sets.ignored:
             if label not in per_type and (not labels or label in labels):
                 per_type[label] = {name: 0.0 for name in _PER_TYPE_KEYS}
     return out
-
-
-def _take(table: Any, keep: np.ndarray) -> Any:
-    """The rows of a SpanTable where ``keep`` is true."""
-    from ..annotations.table import SpanTable
-
-    if keep.all():
-        return table
-    feats = [f for f, k in zip(table.features, keep, strict=True) if k] if table.features is not None else None
-    return SpanTable(table.doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels, feats)
-
-
-def _ents_tables(refs: list[Any], preds: list[Any],
-                 features: list[str] | None) -> tuple[Any, Any, list[str]]:
-    """Key and response entity tables as spaCy's ``get_ner_prf`` counts them.
-
-    Returns the tables and the labels of the predictions left out because
-    they touch a reference token without entity annotation.
-    """
-    from ..annotations.table import INDEX, SpanTable, _ents_columns, _table_from_hashes, spans_from_docs
-    from ..spans.align import overlap_candidates
-
-    doc, start, end, hashes, (bdoc, bstart, bend) = _ents_columns(refs, unannotated=True)
-    # Doc.has_annotation("ENT_IOB"): some token has an IOB code other than 0
-    sizes = np.fromiter(map(len, refs), dtype=INDEX, count=len(refs))
-    annotated = np.bincount(bdoc, minlength=len(refs)) < sizes
-    if features:
-        key = spans_from_docs(refs, "ents", features)
-        response = spans_from_docs(preds, "ents", features)
-    else:
-        key = _table_from_hashes(doc, start, end, hashes, refs[0].vocab.strings if refs else None)
-        pdoc, pstart, pend, phashes = _ents_columns(preds)
-        response = _table_from_hashes(pdoc, pstart, pend, phashes, preds[0].vocab.strings if preds else None)
-    if not len(response):
-        return key, response, []
-    keep = annotated[response.doc]
-    ignored: list[str] = []
-    on_blank = annotated[bdoc]
-    if on_blank.any():
-        blank = SpanTable(bdoc[on_blank], bstart[on_blank], bend[on_blank], np.zeros(int(on_blank.sum())), ["-"])
-        hit, _ = overlap_candidates(response, blank)
-        hit = hit[keep[hit]]
-        if len(hit):
-            ignored = sorted({response.labels[i] for i in np.unique(response.label[hit])})
-            keep[hit] = False
-    return key, _take(response, keep), ignored
-
-
-def _spans_tables(refs: list[Any], preds: list[Any], spans_key: str,
-                  features: list[str] | None) -> tuple[Any, Any, list[str]]:
-    """Key and response tables of ``doc.spans[spans_key]`` as spaCy's spancat scorer counts them.
-
-    Returns the tables and the labels of the empty predicted spans left out
-    (spaCy cannot align them, but lists their labels).
-    """
-    from ..annotations.table import spans_from_docs
-
-    has = np.fromiter((spans_key in d.spans for d in refs), dtype=bool, count=len(refs))
-    selector = f"spans:{spans_key}"
-    key = spans_from_docs(refs, selector, features)
-    response = spans_from_docs(preds, selector, features)
-    ignored: list[str] = []
-    if len(response):
-        in_scope = has[response.doc]
-        empty = in_scope & (response.end <= response.start)
-        if empty.any():
-            ignored = sorted({response.labels[i] for i in np.unique(response.label[empty])})
-        response = _take(response, in_scope & ~empty)
-    if not features:
-        key, response = _unique_rows(key), _unique_rows(response)
-    return key, response, ignored
-
-
-def _unique_rows(table: Any) -> Any:
-    """Leave out exact duplicates (same document, offsets and label), as a set does."""
-    if len(table) < 2:
-        return table
-    rows = np.stack([table.doc, table.start, table.end, table.label], axis=1)
-    _, first = np.unique(rows, axis=0, return_index=True)
-    if len(first) == len(table):
-        return table
-    keep = np.zeros(len(table), dtype=bool)
-    keep[first] = True
-    return _take(table, keep)
 
 
 _PER_TYPE_KEYS = ("p", "r", "f", "p_lenient", "r_lenient", "f_lenient", "p_average", "r_average", "f_average")

@@ -18,10 +18,11 @@ import srsly
 from spacy.attrs import ENT_IOB, ENT_TYPE
 from spacy.tokens import Doc, DocBin, Span
 
-from spacy_anno_eval.annotations.table import Corpus, SpanTable, corpus_from_docs
+from spacy_anno_eval.annotations.docs import corpus_from_docs, decode_iob
+from spacy_anno_eval.annotations.table import Corpus, SpanTable
 from spacy_anno_eval.errors import InputError
 from spacy_anno_eval.io import read_corpus
-from spacy_anno_eval.io.docbin import KeyIndex, LazyTexts, decode_iob, read_docbin, string_keys
+from spacy_anno_eval.io.docbin import KNOWN_VERSIONS, KeyIndex, LazyTexts, read_docbin, string_keys
 from spacy_anno_eval.io.jsonl import read_jsonl
 from spacy_anno_eval.spans.engine import evaluate
 from tests.conftest import shared_file
@@ -104,6 +105,48 @@ def test_fast_path_equals_corpus_from_docs(nlp, tmp_path, store_user_data):
     assert_same_corpus(fast, expected)
     assert_same_corpus(read_docbin(path, fast=False), expected)
     assert len(fast.sets["ents"]) == 10
+
+
+def _rewrite(path: Path, out: Path, change) -> Path:
+    """A copy of a DocBin file whose decoded message ``change`` has edited."""
+    msg = srsly.msgpack_loads(zlib.decompress(path.read_bytes()))
+    change(msg)
+    out.write_bytes(zlib.compress(srsly.msgpack_dumps(msg)))
+    return out
+
+
+@pytest.mark.parametrize("change", ["version", "no_version", "extra_field_first", "attrs_as_names"])
+def test_unrecognised_docbin_falls_back_to_spacy(nlp, tmp_path, change):
+    """A DocBin the fast path does not know (another version, another layout) is read by spaCy's
+    own DocBin.from_bytes, and gives the Corpus the fast path gives on the normal file."""
+    docs = make_docs(nlp)
+    path = save(docs, tmp_path / "d.spacy", store_user_data=True)
+    fast = read_docbin(path)
+    assert isinstance(fast.texts, LazyTexts)
+
+    def edit(msg):
+        if change == "version":
+            assert msg["version"] in KNOWN_VERSIONS
+            msg["version"] = "9.9"
+        elif change == "no_version":
+            del msg["version"]
+        elif change == "extra_field_first":  # a big field before tokens: the streaming layout no longer holds
+            msg.clear()
+            msg.update({"future": list(range(100)), "version": "0.2", **saved})
+        else:
+            msg["attrs"] = [str(a) for a in msg["attrs"]]
+
+    saved = srsly.msgpack_loads(zlib.decompress(path.read_bytes()))
+    saved.pop("version")
+    other = _rewrite(path, tmp_path / "other.spacy", edit)
+    if change == "attrs_as_names":  # spaCy cannot read names either: the error names the file
+        with pytest.raises(InputError, match="other.spacy"):
+            read_docbin(other)
+        return
+    fallback = read_docbin(other)
+    assert not isinstance(fallback.texts, LazyTexts)  # spaCy's path ran
+    assert fallback.doc_ids[4] == "apple-doc"
+    assert_same_corpus(fallback, fast)
 
 
 def test_entities_have_the_right_offsets_and_labels(nlp, tmp_path):

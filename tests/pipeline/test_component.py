@@ -328,23 +328,24 @@ def examples_for(nlp: spacy.language.Language, docs: list[Doc]) -> list[Example]
     return out
 
 
-def test_nlp_evaluate_returns_our_keys(tmp_path: Path) -> None:
+def test_nlp_evaluate_returns_the_scorer_keys(tmp_path: Path) -> None:
     nlp = make_nlp()
     docs = make_docs(nlp, 50)
-    scores = nlp.evaluate(examples_for(nlp, docs))
+    scores = nlp.evaluate(examples_for(nlp, docs), per_component=True)["anno_eval"]
     expected = engine_evaluation(list(nlp.pipe(d.copy() for d in docs))).report()
-    assert scores["anno_eval_p"] == pytest.approx(expected["micro"]["strict"]["p"])
-    assert scores["anno_eval_r"] == pytest.approx(expected["micro"]["strict"]["r"])
-    assert scores["anno_eval_f_lenient"] == pytest.approx(expected["micro"]["lenient"]["f"])
-    assert scores["anno_eval_f_average"] == pytest.approx(expected["micro"]["average"]["f"])
-    assert set(scores["anno_eval_per_type"]) == set(expected["per_type"])
-    assert scores["anno_eval_muc"]["COR"] == expected["muc"]["COR"]
-    flat = [k for k, v in scores.items() if k.startswith("anno_eval_") and not isinstance(v, dict)]
+    assert scores["ents_p"] == pytest.approx(expected["micro"]["strict"]["p"])
+    assert scores["ents_r"] == pytest.approx(expected["micro"]["strict"]["r"])
+    assert scores["ents_f_lenient"] == pytest.approx(expected["micro"]["lenient"]["f"])
+    assert scores["ents_f_average"] == pytest.approx(expected["micro"]["average"]["f"])
+    assert set(scores["ents_per_type"]) == set(expected["per_type"])
+    assert scores["ents_muc"]["COR"] == expected["muc"]["COR"]
+    flat = [k for k, v in scores.items() if k.startswith("ents_") and not isinstance(v, dict)]
     assert len(flat) == 12 and all(isinstance(scores[k], float) for k in flat)
-    # the reference side read through another selector
-    nlp.add_pipe("anno_eval", name="qa_gold", config={"score_reference": "spans:gold", "prefix": "qa_gold"})
+    # the scorer is configured like any spaCy scorer: its prefix names the keys
+    nlp.add_pipe("anno_eval", name="qa_gold",
+                 config={"scorer": {"@scorers": "spacy_anno_eval.spans_scorer.v1", "prefix": "qa_gold"}})
     by_comp = nlp.evaluate(examples_for(nlp, docs), per_component=True)
-    assert by_comp["qa_gold"]["qa_gold_f"] == pytest.approx(scores["anno_eval_f"])
+    assert by_comp["qa_gold"]["qa_gold_f"] == pytest.approx(scores["ents_f"])
 
 
 def test_evaluate_runs_no_qa_stage(tmp_path: Path) -> None:
@@ -357,7 +358,7 @@ def test_evaluate_runs_no_qa_stage(tmp_path: Path) -> None:
 def test_score_with_nothing_to_score_gives_floats() -> None:
     nlp = make_nlp()
     scores = nlp.get_pipe("anno_eval").score([])
-    assert scores["anno_eval_f"] == 0.0 and scores["anno_eval_per_type"] == {}
+    assert scores["ents_f"] == 0.0 and scores["ents_per_type"] == {}
     assert all(v is not None for v in scores.values())
 
 
@@ -376,10 +377,10 @@ def test_spacy_evaluate_cli(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
     scores = json.loads(metrics.read_text())
     expected = nlp.evaluate(examples_for(nlp, docs))
-    for key in ("anno_eval_p", "anno_eval_r", "anno_eval_f", "anno_eval_f_lenient", "anno_eval_f_average"):
+    for key in ("ents_p", "ents_r", "ents_f", "ents_f_lenient", "ents_f_average"):
         assert scores[key] == pytest.approx(expected[key]), key
-    assert 0.0 < scores["anno_eval_f"] < scores["anno_eval_f_lenient"] < 1.0
-    assert scores["anno_eval_per_type"].keys() == expected["anno_eval_per_type"].keys()
+    assert 0.0 < scores["ents_f"] < scores["ents_f_lenient"] < 1.0
+    assert scores["ents_per_type"].keys() == expected["ents_per_type"].keys()
 
 
 # ---------------------------------------------------------------------------
@@ -415,7 +416,7 @@ def test_pickle_component_and_pipeline() -> None:
 @pytest.mark.parametrize(("config", "message"), [
     ({"key": "entities"}, "key: unknown annotation selector"),
     ({"response": "spans:"}, "response: unknown annotation selector"),
-    ({"score_reference": "cats"}, "score_reference"),
+    ({"scorer": {"@scorers": "spacy_anno_eval.spans_scorer.v1", "beta": -1}}, "beta must be"),
     ({"measures": ["strict", "exact"]}, "measures has 'exact'"),
     ({"measures": []}, "measures must not be empty"),
     ({"beta": -0.5}, "beta must be"),

@@ -1,0 +1,435 @@
+"""spaCy Docs and Examples -> annotation columns: the only code that reads Docs for annotations.
+
+Three ways in, one set of rules:
+
+- **Docs** (:func:`spans_from_docs`, :func:`corpus_from_docs`, :func:`span_rows`):
+  the set a selector names (``ents`` or ``spans:<key>``, see
+  :func:`~spacy_anno_eval.annotations.table.parse_selector`) as a
+  :class:`~spacy_anno_eval.annotations.table.SpanTable` in character offsets.
+- **Examples** (:func:`example_sets`): the reference and the predicted spans
+  of spaCy ``Example`` objects, counted as spaCy's own scorers count them
+  (``spacy/scorer.py``), for every scoring door (the registered scorer and
+  the ``anno_eval`` component's ``score()``).
+- **Document ids** (:func:`doc_id`): ``doc.user_data["doc_id"]``, else
+  ``["id"]``, else the position in the stream. Every reader of Docs
+  (corpus, component, DocBin, relations, γ, benchmark) uses this one rule.
+
+Entities are read with one ``Doc.to_array`` call per document and decoded
+with numpy over the whole batch (:func:`decode_iob`); no ``Span`` object is
+made for ``doc.ents`` unless features are asked for.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, where
+from .table import INDEX, Corpus, SpanTable, SpanTableBuilder, parse_selector
+
+#: the ``user_data`` keys that give a document its id, in order of precedence
+DOC_ID_KEYS = ("doc_id", "id")
+
+
+# ---------------------------------------------------------------------------
+# the doc-id rule
+
+
+def given_id(user_data: Mapping[Any, Any] | None) -> str | None:
+    """The id a document's ``user_data`` gives it: ``["doc_id"]``, else ``["id"]``; ``None`` when neither is set.
+
+    >>> given_id({"id": 7}), given_id({"doc_id": "a", "id": "b"}), given_id({})
+    ('7', 'a', None)
+    """
+    if not user_data:
+        return None
+    for key in DOC_ID_KEYS:
+        value = user_data.get(key)
+        if value is not None:
+            return str(value)
+    return None
+
+
+def doc_id(doc: Any, position: int) -> str:
+    """A Doc's id: :func:`given_id` of its ``user_data``, else its ``position`` in the stream (as a string)."""
+    given = given_id(doc.user_data)
+    return str(position) if given is None else given
+
+
+# ---------------------------------------------------------------------------
+# IOB columns -> entities
+
+
+def decode_iob(iob: np.ndarray, etype: np.ndarray, starts: np.ndarray, doc_ids: Sequence[str] = (),
+               source: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Entities of token columns as (doc, first token, last token), as ``Doc.ents`` reads them.
+
+    ``iob`` holds spaCy's ENT_IOB codes (0 missing, 1 I, 2 O, 3 B) and
+    ``etype`` the ENT_TYPE hashes of all documents, concatenated; document
+    ``d`` has the tokens ``starts[d]:starts[d + 1]``. An entity starts at a
+    ``B`` with a non-empty type and runs over the ``I`` tokens after it; a
+    ``B`` with an empty type counts as ``O``. An ``I`` that continues no
+    entity raises :class:`InputError`, as spaCy raises E093.
+    """
+    inside = iob == 1
+    begin = (iob == 3) & (etype != 0)
+    in_entity = begin | inside
+    # an I must follow a token of an entity in the same document
+    bad = np.flatnonzero(inside[1:] & ~in_entity[:-1]) + 1
+    nonempty = starts[:-1][starts[:-1] < starts[1:]]
+    first_bad = np.flatnonzero(inside[nonempty])
+    if len(bad) or len(first_bad):
+        t = int(min(bad[0] if len(bad) else len(iob), nonempty[first_bad[0]] if len(first_bad) else len(iob)))
+        d = int(np.searchsorted(starts, t, side="right") - 1)
+        name = doc_ids[d] if d < len(doc_ids) else d
+        raise InputError(f"{where(source, name)}: token {t - int(starts[d])} has the entity tag I "
+                         f"but continues no entity (spaCy's E093); fix the ENT_IOB annotation")
+    begins = np.flatnonzero(begin)
+    # the last token of each entity: an entity token not followed by an I
+    ends_here = in_entity.copy()
+    ends_here[:-1] &= ~inside[1:]
+    last = np.flatnonzero(ends_here)
+    doc = np.searchsorted(starts, begins, side="right") - 1
+    return doc.astype(INDEX), begins.astype(INDEX), last.astype(INDEX)
+
+
+def _token_columns(docs: Sequence[Any], attrs: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """``Doc.to_array(attrs)`` of every doc, concatenated (uint64, one row per token), and each doc's first row.
+
+    ``starts`` has one more entry than ``docs``: document ``d`` has the rows
+    ``starts[d]:starts[d + 1]``.
+    """
+    attrs = list(attrs)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # thousands of small arrays and no cycle: a collection here would walk every Doc for nothing
+    try:
+        arrays = [d.to_array(attrs) for d in docs]
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    starts = np.zeros(len(arrays) + 1, dtype=INDEX)
+    np.cumsum(np.fromiter(map(len, arrays), dtype=INDEX, count=len(arrays)), out=starts[1:])
+    if not starts[-1]:
+        return np.zeros((0, len(attrs)), dtype=np.uint64), starts
+    return np.concatenate(arrays).astype(np.uint64, copy=False), starts
+
+
+def _ents_columns(docs: Sequence[Any], doc_ids: Sequence[str] = (), source: str = "") -> tuple[np.ndarray, ...]:
+    """doc.ents of every doc as (doc, start_char, end_char, label_hash), vectorised.
+
+    Reads ``Doc.to_array([IDX, LENGTH, ENT_IOB, ENT_TYPE])`` and decodes the
+    IOB codes with :func:`decode_iob` (``doc_ids`` and ``source`` name a document
+    whose annotation spaCy would refuse), instead of creating a ``Span`` per entity.
+    """
+    from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH
+
+    tok, starts = _token_columns(docs, [IDX, LENGTH, ENT_IOB, ENT_TYPE])
+    doc, first, last = decode_iob(tok[:, 2].astype(np.uint8), tok[:, 3], starts, doc_ids, source)
+    idx = tok[:, 0].astype(INDEX)
+    return doc, idx[first], idx[last] + tok[last, 1].astype(INDEX), tok[first, 3]
+
+
+# ---------------------------------------------------------------------------
+# Docs -> SpanTable / Corpus
+
+
+def _selected(doc: Any, kind: str, key: str | None) -> Iterable[Any]:
+    """The spans a parsed selector names in ``doc`` (``doc.ents`` or ``doc.spans[key]``, empty when absent)."""
+    return doc.ents if kind == "ents" else doc.spans.get(key, ())
+
+
+def span_rows(docs: Iterable[Any], selector: str, *, unit: str = "char") -> list[tuple[int, int, int, str]]:
+    """``(document, start, end, label)`` of every span a selector names, in each document's own order.
+
+    ``unit="char"`` gives character offsets, ``unit="token"`` token offsets.
+    """
+    kind, key = parse_selector(selector)
+    token = unit == "token"
+    return [(d, *((span.start, span.end) if token else (span.start_char, span.end_char)), span.label_)
+            for d, doc in enumerate(docs) for span in _selected(doc, kind, key)]
+
+
+def spans_from_docs(docs: Sequence[Any], selector: str = "ents",
+                    features: Sequence[str] | None = None, *, doc_ids: Sequence[str] = (),
+                    source: str = "") -> SpanTable:
+    """Build a :class:`SpanTable` (character offsets) from spaCy Docs by a selector string.
+
+    ``features`` names span attributes to read as features: ``kb_id``,
+    ``id`` or a custom extension ``_.<name>``; empty values are left out.
+    ``doc_ids`` and ``source`` name a document in errors (an ``I`` tag that
+    continues no entity raises :class:`InputError`, as spaCy's E093).
+    """
+    kind, key = parse_selector(selector)
+    if kind == "ents" and not features:
+        doc, start, end, hashes = _ents_columns(docs, doc_ids, source)
+        return _table_from_hashes(doc, start, end, hashes, docs[0].vocab.strings if len(docs) else None)
+    builder = SpanTableBuilder()
+    for d, doc in enumerate(docs):
+        for span in _selected(doc, kind, key):
+            builder.add(d, span.start_char, span.end_char, span.label_,
+                        span_features(span, features) if features else None)
+    return builder.build()
+
+
+def span_features(span: Any, names: Iterable[str]) -> dict[str, Any]:
+    """The named attributes of a spaCy Span as a feature dict (empty values left out)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if name.startswith("_."):
+            ext = name[2:]
+            value = getattr(span._, ext) if span.has_extension(ext) else None
+        elif name in ("kb_id", "id"):
+            value = getattr(span, name + "_") or None
+        else:
+            value = getattr(span, name, None)
+        if value is not None and value != "":
+            out[name] = value
+    return out
+
+
+def _table_from_hashes(doc: np.ndarray, start: np.ndarray, end: np.ndarray,
+                       hashes: np.ndarray, strings: Any) -> SpanTable:
+    """A table whose labels are spaCy string hashes, named through ``strings`` (labels ordered by hash)."""
+    uniq, inverse = np.unique(hashes, return_inverse=True)
+    labels = [strings[int(h)] for h in uniq] if strings is not None else []
+    return SpanTable(doc, start, end, inverse.astype(INDEX), labels)
+
+
+def corpus_from_docs(docs: Iterable[Any], selectors: Iterable[str] = ("ents",),
+                     features: Sequence[str] | None = None, source: str = "") -> Corpus:
+    """A :class:`Corpus` from spaCy Docs with the sets named by ``selectors``; ids by :func:`doc_id`."""
+    docs = list(docs)
+    given = [given_id(d.user_data) for d in docs]
+    ids = [str(i) if g is None else g for i, g in enumerate(given)]
+    texts = [d.text for d in docs]
+    sets = {s: spans_from_docs(docs, s, features, doc_ids=ids, source=source) for s in selectors}
+    return Corpus(ids, texts, sets, source, given_ids=given)
+
+
+def doc_relations(doc: Any) -> Any:
+    """The raw relations a Doc carries: ``doc._.relations`` when that extension is set, else
+    ``doc.user_data["relations"]`` (``None`` when neither is)."""
+    from spacy.tokens import Doc
+
+    if Doc.has_extension("relations"):
+        value = doc._.relations
+        if value is not None:
+            return value
+    return doc.user_data.get("relations")
+
+
+# ---------------------------------------------------------------------------
+# Examples, as spaCy's scorers count them
+
+
+@dataclass
+class ExampleSets:
+    """The reference and predicted spans of a batch of Examples, ready to align.
+
+    Offsets are **reference token** offsets ``[start, end)``; document ``d``
+    is the ``d``-th Example. ``response`` holds only the predictions that
+    count; ``ignored`` names the labels of predictions left out, which
+    spaCy still lists per type (with zeros).
+    """
+
+    key: SpanTable
+    response: SpanTable
+    ignored: list[str]
+    n_docs: int
+
+
+def example_sets(examples: Iterable[Any], spans_key: str | None = None,
+                 features: Sequence[str] | None = None) -> ExampleSets:
+    """Reference and predicted spans of spaCy ``Example`` objects, following spaCy's scorers.
+
+    With ``spans_key=None``, ``doc.ents`` as ``spacy.scorer.get_ner_prf``
+    counts them:
+
+    - an Example whose reference has no entity annotation at all
+      (``not eg.reference.has_annotation("ENT_IOB")``) is skipped;
+    - a predicted entity is mapped onto the reference through the Example's
+      token alignment (``eg.alignment.x2y``): it covers the reference tokens
+      from the first to the last one its tokens align to. When both sides
+      have the same tokens (the usual case, checked per Example by comparing
+      the ORTH columns) the alignment is the identity and is not computed;
+    - a predicted entity whose tokens align to nothing, or whose reference
+      tokens include one with missing annotation (IOB code 0), is neither
+      right nor wrong: it is left out, its label listed in ``ignored``.
+
+    With ``spans_key="sc"``, ``doc.spans[key]`` as spaCy's spancat scorer
+    (``Scorer.score_spans`` with ``allow_overlap=True``) counts them: an
+    Example whose reference lacks the group is skipped; a predicted span is
+    mapped with ``eg.get_aligned_spans_x2y`` (kept only when the aligned
+    reference text equals its own, ignoring case and spaces; an empty span
+    never aligns); a group is a set, so exact duplicates count once (unless
+    ``features`` are compared).
+    """
+    examples = list(examples)
+    if spans_key is None and not features:
+        return _ents_sets_fast(examples)
+    return _sets_from_spans(examples, spans_key, list(features) if features else None)
+
+
+def _same_tokens(x_orth: np.ndarray, x_starts: np.ndarray, y_orth: np.ndarray, y_starts: np.ndarray) -> np.ndarray:
+    """Per Example, whether the predicted and reference docs have the same tokens (equal ORTH columns)."""
+    x_sizes, y_sizes = np.diff(x_starts), np.diff(y_starts)
+    same = x_sizes == y_sizes
+    if same.any():
+        x_rows = np.repeat(same, x_sizes)
+        y_rows = np.repeat(same, y_sizes)
+        differs = x_orth[x_rows] != y_orth[y_rows]
+        if differs.any():
+            docs_same = np.flatnonzero(same)
+            doc_of_row = np.repeat(docs_same, x_sizes[same])
+            same[np.unique(doc_of_row[differs])] = False
+    return same
+
+
+def _ents_sets_fast(examples: list[Any]) -> ExampleSets:
+    """:func:`example_sets` for ``doc.ents`` without features: one ``to_array`` per doc, numpy for the rest."""
+    from spacy.attrs import ENT_IOB, ENT_TYPE, ORTH
+
+    n = len(examples)
+    attrs = [ORTH, ENT_IOB, ENT_TYPE]
+    y_tok, y_starts = _token_columns([eg.y for eg in examples], attrs)
+    x_tok, x_starts = _token_columns([eg.x for eg in examples], attrs)
+    y_iob = y_tok[:, 1].astype(np.uint8)
+    strings = examples[0].y.vocab.strings if n else None
+    kdoc, kfirst, klast = decode_iob(y_iob, y_tok[:, 2], y_starts)
+    key = _table_from_hashes(kdoc, kfirst - y_starts[kdoc], klast + 1 - y_starts[kdoc], y_tok[kfirst, 2], strings)
+    pdoc, pfirst, plast = decode_iob(x_tok[:, 1].astype(np.uint8), x_tok[:, 2], x_starts)
+    plabel = x_tok[pfirst, 2]
+    # Doc.has_annotation("ENT_IOB"): an empty doc, or some token with a code other than 0
+    blank_before = np.zeros(len(y_iob) + 1, dtype=INDEX)
+    np.cumsum(y_iob == 0, out=blank_before[1:])
+    y_sizes = np.diff(y_starts)
+    annotated = (y_sizes == 0) | (blank_before[y_starts[1:]] - blank_before[y_starts[:-1]] < y_sizes)
+    keep = annotated[pdoc]
+    start = pfirst - x_starts[pdoc]
+    end = plast + 1 - x_starts[pdoc]
+    same = _same_tokens(x_tok[:, 0], x_starts, y_tok[:, 0], y_starts)
+    moved = keep & ~same[pdoc]
+    if moved.any():
+        start, end, aligned = _map_through_alignment(examples, pdoc, start, end, moved)
+    else:
+        aligned = np.ones(len(pdoc), dtype=bool)
+    # the reference tokens under a prediction must all carry annotation
+    base = y_starts[pdoc]
+    touches_blank = aligned & (blank_before[base + np.maximum(end, start)] > blank_before[base + start])
+    counted = keep & aligned & ~touches_blank
+    x_strings = examples[0].x.vocab.strings if n else None
+    response = _table_from_hashes(pdoc[counted], start[counted], end[counted], plabel[counted], x_strings)
+    left_out = keep & ~counted
+    ignored = sorted({x_strings[int(h)] for h in np.unique(plabel[left_out])}) if left_out.any() else []
+    return ExampleSets(key, response, ignored, n)
+
+
+def _map_through_alignment(examples: list[Any], doc: np.ndarray, start: np.ndarray, end: np.ndarray,
+                           rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Predicted token spans mapped onto reference tokens through ``eg.alignment.x2y`` (``rows`` only).
+
+    As ``get_ner_prf``: the span covers the reference tokens from the first
+    to the last index its tokens align to; ``aligned`` is False where they
+    align to none.
+    """
+    start, end = start.copy(), end.copy()
+    aligned = np.ones(len(doc), dtype=bool)
+    for d in np.unique(doc[rows]).tolist():
+        at = np.flatnonzero(rows & (doc == d))
+        x2y = examples[d].alignment.x2y
+        data, lo_of, hi_of = np.asarray(x2y.data), np.asarray(x2y.starts), np.asarray(x2y.ends)
+        s, e = start[at], end[at]
+        nonempty = e > s
+        lo = np.where(nonempty, lo_of[s], 0)
+        hi = np.where(nonempty, hi_of[np.maximum(e - 1, 0)], 0)
+        ok = hi > lo
+        aligned[at] = ok
+        start[at] = np.where(ok, data[np.where(ok, lo, 0)], 0)
+        end[at] = np.where(ok, data[np.where(ok, hi - 1, 0)] + 1, 0)
+    return start, end, aligned
+
+
+def _sets_from_spans(examples: list[Any], spans_key: str | None,
+                     features: list[str] | None) -> ExampleSets:
+    """:func:`example_sets` through Span objects: span groups, or entities with features."""
+    ents = spans_key is None
+    kind, key = ("ents", None) if ents else ("spans", spans_key)
+    ref_rows, resp_rows, ignored = SpanTableBuilder(), SpanTableBuilder(), set()
+    for d, eg in enumerate(examples):
+        y, x = eg.y, eg.x
+        if not (y.has_annotation("ENT_IOB") if ents else key in y.spans):
+            continue
+        for span in _selected(y, kind, key):
+            ref_rows.add(d, span.start, span.end, span.label_, span_features(span, features) if features else None)
+        predicted = list(_selected(x, kind, key))
+        if not predicted:
+            continue
+        mapped = _aligned(eg, predicted, ents)
+        for span, target in zip(predicted, mapped, strict=True):
+            if target is None:
+                ignored.add(span.label_)
+                continue
+            resp_rows.add(d, target[0], target[1], span.label_, span_features(span, features) if features else None)
+    key_table, response = ref_rows.build(), resp_rows.build()
+    if not ents and not features:
+        key_table, response = unique_rows(key_table), unique_rows(response)
+    return ExampleSets(key_table, response, sorted(ignored), len(examples))
+
+
+def _aligned(eg: Any, spans: list[Any], ents: bool) -> list[tuple[int, int] | None]:
+    """Where each predicted span lands on the reference tokens, ``None`` where spaCy's scorer drops it."""
+    x, y = eg.x, eg.y
+    identical = len(x) == len(y) and all(a.orth == b.orth for a, b in zip(x, y, strict=True))
+    if identical:
+        bounds = [(s.start, s.end) for s in spans]
+    else:
+        x2y = eg.alignment.x2y
+        bounds = []
+        for s in spans:
+            idx = x2y[s.start:s.end]
+            bounds.append((int(idx[0]), int(idx[-1]) + 1) if len(idx) else (0, 0))
+    out: list[tuple[int, int] | None] = []
+    for span, (a, b) in zip(spans, bounds, strict=True):
+        if b <= a:  # aligns to nothing (an empty span included)
+            out.append(None)
+        elif ents:  # get_ner_prf: a reference token without annotation makes the prediction neither right nor wrong
+            out.append((a, b) if all(t.ent_iob != 0 for t in y[a:b]) else None)
+        elif identical or _same_text(y[a:b].text, span.text):  # Example._get_aligned_spans
+            out.append((a, b))
+        else:
+            out.append(None)
+    return out
+
+
+def _same_text(a: str, b: str) -> bool:
+    return a.lower().strip().replace(" ", "") == b.lower().strip().replace(" ", "")
+
+
+def unique_rows(table: SpanTable) -> SpanTable:
+    """Leave out exact duplicates (same document, offsets and label), as a set does."""
+    if len(table) < 2:
+        return table
+    rows = np.stack([table.doc, table.start, table.end, table.label], axis=1)
+    _, first = np.unique(rows, axis=0, return_index=True)
+    if len(first) == len(table):
+        return table
+    keep = np.zeros(len(table), dtype=bool)
+    keep[first] = True
+    return take_rows(table, keep)
+
+
+def take_rows(table: SpanTable, keep: np.ndarray) -> SpanTable:
+    """The rows of a table where ``keep`` is true."""
+    if keep.all():
+        return table
+    feats = [f for f, k in zip(table.features, keep, strict=True) if k] if table.features is not None else None
+    return SpanTable(table.doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels, feats)
+
+
+__all__ = ["DOC_ID_KEYS", "ExampleSets", "corpus_from_docs", "decode_iob", "doc_id", "doc_relations",
+           "example_sets", "given_id", "span_features", "span_rows", "spans_from_docs", "take_rows",
+           "unique_rows"]
