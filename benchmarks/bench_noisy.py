@@ -152,7 +152,7 @@ def main() -> None:
     import edlib
     import nerval  # noqa: F401  (teklia-nerval)
 
-    from spacy_anno_eval.noisy.evaluate import evaluate_files, read_bio
+    from spacy_anno_eval.noisy import evaluate_files, read_bio
 
     logging.disable(logging.INFO)  # nerval logs every file it parses
     print(f"{'sentences':>9} {'chars':>8} {'entities':>8} {'align s':>8} {'nerval s':>9} {'ours s':>8} "

@@ -48,8 +48,13 @@ class UnknownConceptWarning(UserWarning):
     """An annotation's concept is not in the taxonomy: its near misses earn no credit."""
 
 
-class DegenerateAgreementWarning(RuntimeWarning):
-    """A coefficient is undefined (empty table, or Ae = 1) and was given its documented value."""
+class DegenerateAgreementWarning(UndefinedFigureWarning):
+    """An agreement coefficient does not exist (empty table, one category, Ae = 1, nothing pairable).
+
+    A subclass of :class:`UndefinedFigureWarning`, so one filter on that class
+    silences every undefined figure, and a filter on this one only the
+    agreement family's.
+    """
 
 
 class AdjudicationWarning(UserWarning):

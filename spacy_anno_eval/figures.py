@@ -9,6 +9,10 @@
 - A coefficient that does not exist (κ with one category, α without
   pairable values) is ``None`` in Python and ``null`` in JSON, with an
   :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`.
+- Both warn with :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`
+  (or a subclass), once per call: :func:`warn_zero_division` names the
+  ratios that got ``zero_division``, :func:`undefined` the coefficient that
+  does not exist.
 - No NaN and no Infinity ever reaches a JSON file: :func:`json_safe` turns
   them into ``None`` (``null``).
 
@@ -19,11 +23,13 @@ lenient, average).
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .errors import ConfigError
+from .errors import ConfigError, UndefinedFigureWarning
 
 #: GATE's three ways of counting a partial match (user guide 10.2.2): as wrong, as right, as half right
 MEASURES = ("strict", "lenient", "average")
@@ -106,6 +112,36 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+def undefined(name: str, why: str, *, category: type[Warning] = UndefinedFigureWarning,
+              stacklevel: int = 2) -> None:
+    """Warn that the coefficient ``name`` does not exist, because ``why``, and return ``None`` (its value).
+
+    ``stacklevel`` counts from the caller of this function (2: the caller's caller).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     undefined("kappa", "one category only")
+    >>> str(caught[0].message)
+    'kappa is undefined (one category only); reported as None (null in JSON)'
+    """
+    warnings.warn(f"{name} is undefined ({why}); reported as None (null in JSON)", category, stacklevel=stacklevel + 1)
+    return None
+
+
+def warn_zero_division(figures: Sequence[str], zero_division: float, *, stacklevel: int = 2) -> None:
+    """One :class:`~spacy_anno_eval.errors.UndefinedFigureWarning` naming the ratios in ``figures`` whose
+    denominator was 0 and that were given ``zero_division``; nothing when ``figures`` is empty.
+
+    ``stacklevel`` counts from the caller of this function (2: the caller's caller).
+    """
+    if not figures:
+        return
+    shown = ", ".join(figures[:8]) + (f" and {len(figures) - 8} more" if len(figures) > 8 else "")
+    warnings.warn(f"{len(figures)} ratio{'s' if len(figures) > 1 else ''} with a zero denominator reported as "
+                  f"zero_division = {zero_division}: {shown}", UndefinedFigureWarning, stacklevel=stacklevel + 1)
+
+
 def none_if_undefined(value: Any) -> float | None:
     """A figure as a float, or ``None`` when it is missing, NaN or infinite."""
     if value is None:
@@ -114,4 +150,5 @@ def none_if_undefined(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-__all__ = ["MEASURES", "check_beta", "check_zero_division", "fbeta", "json_safe", "none_if_undefined", "ratio"]
+__all__ = ["MEASURES", "check_beta", "check_zero_division", "fbeta", "json_safe", "none_if_undefined", "ratio",
+           "undefined", "warn_zero_division"]

@@ -48,6 +48,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ConfigError
+
 #: at most this many samples per block: enough blocks to spread 1000 samples over a few workers
 SAMPLES_PER_BLOCK = 250
 #: at most about this many array cells (float64: 8 bytes) held per block
@@ -72,7 +74,7 @@ def block_size_for(cells_per_sample: int, *, max_cells: int = CELLS_PER_BLOCK,
 def block_sizes(n_samples: int, block_size: int) -> list[int]:
     """The number of samples in each block: full blocks, then the rest."""
     if n_samples < 0 or block_size < 1:
-        raise ValueError(f"need n_samples >= 0 and block_size >= 1, got {n_samples} and {block_size}")
+        raise ConfigError(f"need n_samples >= 0 and block_size >= 1, got {n_samples} and {block_size}")
     full, rest = divmod(n_samples, block_size)
     return [block_size] * full + ([rest] if rest else [])
 
@@ -117,7 +119,7 @@ def map_blocks(fn: Callable[..., Any], n_samples: int, seed: Any, block_size: in
         return [fn(size, block, **kwargs) for size, block in zip(sizes, seeds, strict=True)]
     clash = _MAP_KEYWORDS.intersection(kwargs)
     if clash:
-        raise ValueError(f"map_blocks: keyword(s) {sorted(clash)} are taken by Client.map; rename them in "
+        raise ConfigError(f"map_blocks: keyword(s) {sorted(clash)} are taken by Client.map; rename them in "
                          f"{getattr(fn, '__name__', fn)!r}")
     if not sizes:
         return []

@@ -1,52 +1,296 @@
-"""Classification agreement for one annotation type and one feature (GATE's Corpus QA, user guide 10.3).
+"""Classification agreement over coextensive annotations: the one span-kappa accumulator.
 
-GATE's Corpus Quality Assurance offers, besides precision and recall,
-"classification" measures: observed agreement, Cohen's kappa, Scott's pi,
-specific agreement and a confusion matrix, computed over the annotations
-that both sides put on the same span, with the value of one feature as the
-category (user guide 10.1.2 and 10.3). Here:
+Both doors that put span annotations into categories count with
+:class:`ContingencyCounts` and compute their figures with
+:meth:`ContingencyCounts.figures`:
 
-- the items are the **coextensive pairs** of the alignment (status
-  ``correct`` or ``incorrect``: same start and end in the same document) in
-  which the key's label or the response's label is ``type``;
-- the category of each side is its value of ``feature`` (read from
+- ``anno-eval qa --classify TYPE:FEATURE`` (GATE's Corpus QA
+  "classification", user guide 10.3; :func:`classification_counts`,
+  :class:`ClassificationCounts`);
+- ``anno-eval iaa --measure kappa`` (GATE's IAA plugin "agreement and
+  kappa", user guide 10.5.1; :func:`spacy_anno_eval.agreement.iaa.pairwise_kappa`).
+
+Categories are compared as strings, in one place (:func:`category`): GATE's
+classification tables "assemble a list of all the feature values, converting
+them to strings ... In these tables, a String with a value of "5" and an
+Integer with a value of 5 count as a match" (user guide 10.3.6). The span
+pairing itself keeps comparing values by type and value ("5" != 5), as
+GATE's Annotation Diff does.
+
+The items of each door (their other rules are kept as each had them):
+
+- ``qa``: the **coextensive pairs** of the alignment (status ``correct`` or
+  ``incorrect``: same start and end in the same document) in which the key's
+  label or the response's label is ``type``. The category of each side is its
+  value of ``feature`` (read from
   :attr:`SpanTable.features <spacy_anno_eval.annotations.table.SpanTable.features>`);
-  an annotation without the feature (or with ``None``) falls into the
-  category :data:`NO_VALUE` (``"<none>"``), GATE's "Non-cat". A string value
-  is its own category name; other values are named by ``str`` (lists and
-  dicts by JSON), and when two values of different types print alike (the
-  string ``"5"`` and the integer ``5``, which differ, as in GATE 10.3.6) the
-  non-string one is named with its type: ``"5 (int)"``;
-- with the special feature name :data:`LABEL` (``"label"``) the category is
-  the annotation's label itself, so the table shows how the two sides label
-  the spans they both marked (kappa over entity labels).
-
-Features are kept only when the evaluation was made with them
-(``evaluate(..., features=[...])``, CLI ``--features``), which also makes
-them significant for the pairing: a coextensive pair whose feature values
-differ is ``incorrect`` and still counted here.
+  an annotation without the feature (or with ``None``) is in the category
+  :data:`NO_VALUE` (``"<none>"``). With the feature name :data:`LABEL`
+  (``"label"``) the category is the annotation's label (kappa over entity
+  labels). Features are kept only when the evaluation was made with them
+  (``evaluate(..., features=[...])``, CLI ``--features``), which also makes
+  them significant for the pairing: a coextensive pair whose feature values
+  differ is ``incorrect`` and still counted here.
+- ``iaa``: coextensive annotations of one type, paired one-to-one by
+  :func:`~spacy_anno_eval.spans.coextensive.pair_coextensive`; an annotation
+  only one annotator made, or one without the feature, is ``Non-cat`` (see
+  :mod:`spacy_anno_eval.agreement.iaa`).
 
 Span-finding tasks have no well-defined negative items, so kappa over all
 annotations is not meaningful (GATE 10.1.2, last paragraph); restricting to
-coextensive pairs is what makes a classification table out of them.
+coextensive annotations is what makes a classification table out of them.
+
+The counts are sums (per document, category of A, category of B), so the
+counts of shards merged (:meth:`ContingencyCounts.concat`) equal those of the
+whole corpus exactly, and so does every figure computed from them.
+Coefficients that do not exist (Ae = 1: a single category; no items) are
+``None``, with the :class:`~spacy_anno_eval.errors.DegenerateAgreementWarning`
+of :mod:`spacy_anno_eval.agreement.coefficients`.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..errors import ConfigError, InputError
+from ..figures import none_if_undefined
 from ..spans.align import CORRECT, INCORRECT
-from .coefficients import ContingencyTable, cohen_kappa, observed_agreement, scott_pi, specific_agreement
+from .coefficients import (
+    ContingencyTable,
+    cohen_kappa,
+    observed_agreement,
+    scott_pi,
+    specific_agreement,
+    table_bootstrap,
+)
 
-#: category of an annotation that lacks the feature
+#: qa's category of an annotation that lacks the feature
 NO_VALUE = "<none>"
 #: feature name that means "the annotation's label"
 LABEL = "label"
+#: the most table cells (documents x q x q) of one stack of per-document tables
+STACK_CELLS = 1 << 20
+
+
+def category(value: Any, missing: str) -> str:
+    """The category of a feature value: its string form, so values compare as strings (GATE 10.3.6).
+
+    A string is its own category; a list, tuple or dict is its JSON text
+    (keys sorted); any other value is ``str(value)``; ``None`` (no value) is
+    ``missing``, the door's category for an annotation without the feature.
+
+    >>> category("5", "Non-cat") == category(5, "Non-cat") == "5"
+    True
+    >>> category(None, "Non-cat"), category(["a", 1], "<none>")
+    ('Non-cat', '["a", 1]')
+    """
+    if value is None:
+        return missing
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+    return str(value)
+
+
+def row_categories(table: Any, feature: str, missing: str, rows: np.ndarray | None = None) -> list[str]:
+    """The :func:`category` of the value of ``feature`` on ``rows`` (default: every row) of a SpanTable
+    (``missing`` where a row lacks it)."""
+    feats = table.features
+    n = len(table) if rows is None else len(rows)
+    if feats is None:
+        return [missing] * n
+    if rows is not None:
+        feats = [feats[r] for r in rows.tolist()]
+    return [category(f.get(feature), missing) for f in feats]
+
+
+@dataclass(frozen=True)
+class ContingencyCounts:
+    """Mergeable contingency counts: ``count[k]`` items of document ``doc[k]`` that coder A put into category
+    ``categories[a[k]]`` and coder B into ``categories[b[k]]``.
+
+    Cells are distinct and sorted by (document, a, b); only categories that
+    some item uses are kept. A door that does not need documents counts every
+    item in document 0.
+    """
+
+    categories: tuple[str, ...] = ()
+    doc: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    a: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    b: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    count: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @classmethod
+    def of_codes(cls, categories: Sequence[str], a: np.ndarray, b: np.ndarray, doc: np.ndarray | None = None,
+                 count: np.ndarray | None = None) -> ContingencyCounts:
+        """Count items: item ``i`` (``count[i]`` of them, default 1) of document ``doc[i]`` (default 0) is in
+        ``categories[a[i]]`` for A and ``categories[b[i]]`` for B."""
+        a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+        doc = np.zeros(len(a), dtype=np.int64) if doc is None else np.asarray(doc, dtype=np.int64)
+        count = np.ones(len(a), dtype=np.int64) if count is None else np.asarray(count, dtype=np.int64)
+        used, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
+        codes = codes.reshape(-1)
+        q = max(len(used), 1)
+        cell, inverse = np.unique((doc * q + codes[:len(a)]) * q + codes[len(a):], return_inverse=True)
+        sums = np.zeros(len(cell), dtype=np.int64)
+        np.add.at(sums, inverse.reshape(-1), count)
+        return cls(tuple(categories[k] for k in used.tolist()), cell // (q * q), cell // q % q, cell % q, sums)
+
+    @classmethod
+    def of_items(cls, a: Sequence[str], b: Sequence[str]) -> ContingencyCounts:
+        """Count items given as two lists of category names (``a[i]``, ``b[i]``: item ``i``), in document 0."""
+        vocab = sorted(set(a) | set(b))
+        index = {c: k for k, c in enumerate(vocab)}
+        return cls.of_codes(vocab, np.array([index[c] for c in a], dtype=np.int64),
+                            np.array([index[c] for c in b], dtype=np.int64))
+
+    @classmethod
+    def concat(cls, parts: Iterable[ContingencyCounts]) -> ContingencyCounts:
+        """The counts of all ``parts`` together: the sum per (document, category of A, category of B)."""
+        parts = list(parts)
+        vocab = sorted(set().union(*(p.categories for p in parts)))
+        index = {c: k for k, c in enumerate(vocab)}
+        cols: list[list[np.ndarray]] = [[], [], [], []]
+        for p in parts:
+            to_global = np.array([index[c] for c in p.categories], dtype=np.int64)
+            for col, values in zip(cols, (p.doc, to_global[p.a], to_global[p.b], p.count), strict=True):
+                col.append(values)
+        if not vocab:
+            return cls()
+        doc, a, b, count = (np.concatenate(col) for col in cols)
+        return cls.of_codes(vocab, a, b, doc, count)
+
+    def merge(self, other: ContingencyCounts) -> ContingencyCounts:
+        """The counts of both together."""
+        return ContingencyCounts.concat([self, other])
+
+    @property
+    def n(self) -> int:
+        """The number of items."""
+        return int(self.count.sum())
+
+    def _codes_in(self, categories: Sequence[str]) -> np.ndarray:
+        index = {c: k for k, c in enumerate(categories)}
+        missing = [c for c in self.categories if c not in index]
+        if missing:
+            raise ConfigError(f"the categories {list(categories)} leave out {missing}, which items use")
+        return np.array([index[c] for c in self.categories], dtype=np.int64)
+
+    def table(self, categories: Sequence[str] | None = None) -> ContingencyTable:
+        """The contingency table (rows A, columns B) in ``categories`` (default: those used, sorted), which must
+        hold every category used."""
+        cats = tuple(self.categories if categories is None else categories)
+        g = self._codes_in(cats)
+        matrix = np.zeros((len(cats), len(cats)), dtype=np.int64)
+        np.add.at(matrix, (g[self.a], g[self.b]), self.count)
+        return ContingencyTable(matrix, cats)
+
+    def figures(self, categories: Sequence[str] | None = None, *, bootstrap: int = 0, seed: int = 0,
+                client: Any = None) -> dict[str, Any]:
+        """The figures of the summed table in ``categories`` (see :meth:`table`), JSON-ready::
+
+            {"n": int, "observed_agreement": float,
+             "cohen_kappa": float|None, "scott_pi": float|None,       # with bootstrap: "cohen_kappa_ci", "scott_pi_ci"
+             "specific_agreement": {category: float},                 # positive specific agreement
+             "confusion": {"categories": [str], "matrix": [[int]]}}
+
+        From :mod:`spacy_anno_eval.agreement.coefficients`: observed agreement
+        ``Ao = sum_k t[k, k] / n`` (GATE 10.1.2, eq. 10.1), Cohen's kappa and
+        Scott's pi ``(Ao - Ae) / (1 - Ae)`` (GATE tables 10.3, 10.4), positive
+        specific agreement ``2 t[k, k] / (tA[k] + tB[k])`` (eq. 10.2);
+        ``bootstrap`` samples give percentile intervals for kappa and pi
+        (:func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`, ``seed``, Dask ``client``). Kappa and
+        pi that do not exist (no items; Ae = 1) are ``None``; observed and specific agreement are ratios, 0.0
+        with a zero denominator (no items; a category used by neither coder), as the coefficients module says.
+        """
+        t = self.table(categories)
+        nan = float("nan")
+        out: dict[str, Any] = {"n": t.n, "observed_agreement": float(observed_agreement(t))}
+        dask = {"client": client} if client is not None else {}
+        for key, coefficient in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi)):
+            if bootstrap and t.n:
+                res = table_bootstrap(t.matrix, coefficient, n_samples=bootstrap, seed=seed, undefined=nan, **dask)
+                out[f"{key}_ci"] = res.ci
+            else:
+                res = coefficient(t, undefined=nan)
+            out[key] = none_if_undefined(res.value)
+        specific = specific_agreement(t).tolist()
+        out["specific_agreement"] = dict(zip(t.categories, specific, strict=True))
+        out["confusion"] = t.to_dict()
+        return out
+
+    def per_doc(self, doc_ids: Sequence[str], categories: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """``{"doc_id", "n", "observed_agreement", "cohen_kappa", "scott_pi"}`` of every document with items, in
+        document order (``None`` where kappa or pi does not exist). The per-document tables are stacked a batch
+        of documents at a time (at most :data:`STACK_CELLS` cells), batches set by the documents only."""
+        cats = tuple(self.categories if categories is None else categories)
+        g, q = self._codes_in(cats), len(cats)
+        docs, ca, cb, counts = self.doc, g[self.a], g[self.b], self.count
+        nan = float("nan")
+        used, first = np.unique(docs, return_index=True)
+        bounds = np.append(first, len(docs))
+        step = max(1, STACK_CELLS // max(q * q, 1))
+        rows = []
+        for lo in range(0, len(used), step):
+            batch = used[lo:lo + step]
+            cells = slice(bounds[lo], bounds[lo + len(batch)])
+            stack = np.zeros((len(batch), q, q), dtype=np.int64)
+            np.add.at(stack, (np.searchsorted(batch, docs[cells]), ca[cells], cb[cells]), counts[cells])
+            ao = np.atleast_1d(observed_agreement(stack))  # every document here has items
+            kappa = np.atleast_1d(cohen_kappa(stack, undefined=nan).value)
+            pi = np.atleast_1d(scott_pi(stack, undefined=nan).value)
+            n = stack.sum(axis=(1, 2))
+            rows.extend({"doc_id": doc_ids[d], "n": int(n[k]), "observed_agreement": float(ao[k]),
+                         "cohen_kappa": none_if_undefined(kappa[k]), "scott_pi": none_if_undefined(pi[k])}
+                        for k, d in enumerate(batch.tolist()))
+        return rows
+
+
+@dataclass
+class ClassificationCounts:
+    """qa's classification of ``type`` annotations on ``feature``: the :class:`ContingencyCounts` of the
+    coextensive pairs, and what the errors of :meth:`table` need (whether the type and the feature occur)."""
+
+    type: str
+    feature: str
+    counts: ContingencyCounts = field(default_factory=ContingencyCounts)
+    type_seen: bool = False
+    feature_seen: bool = False
+    labels: set[str] = field(default_factory=set)
+
+    def merge(self, other: ClassificationCounts) -> ClassificationCounts:
+        """The counts of both corpora together."""
+        if (self.type, self.feature) != (other.type, other.feature):
+            raise ConfigError(f"cannot merge the classification of {self.type}:{self.feature} with "
+                              f"{other.type}:{other.feature}: count both with the same type and feature")
+        return ClassificationCounts(self.type, self.feature, self.counts.merge(other.counts),
+                                    self.type_seen or other.type_seen, self.feature_seen or other.feature_seen,
+                                    self.labels | other.labels)
+
+    def table(self) -> dict[str, Any]:
+        """The classification table (see :func:`classification_table`) of these counts."""
+        if not self.type_seen:
+            known = ", ".join(sorted(self.labels)) or "none"
+            raise InputError(f"unknown annotation type {self.type!r}: the evaluation has the types {known}; "
+                             f"pass one of them")
+        if self.feature != LABEL and not self.feature_seen:
+            raise InputError(f"no annotation carries the feature {self.feature!r}: evaluate with "
+                             f"features=[{self.feature!r}] (CLI --features {self.feature}) so that the readers "
+                             f"keep it, or use the feature {LABEL!r} to compare the labels")
+        if not self.counts.n:
+            raise InputError(f"no coextensive key/response pairs of type {self.type!r} (both sides must mark the "
+                             f"same span): there is nothing to classify; use the precision/recall report for span "
+                             f"agreement")
+        figures = self.counts.figures(sorted(self.counts.categories, key=lambda c: (c == NO_VALUE, c)))
+        confusion = figures.pop("confusion")
+        return {"type": self.type, "feature": self.feature, "categories": confusion["categories"],
+                "matrix": confusion["matrix"], **figures}
 
 
 def classification_table(evaluation: Any, type: str, feature: str) -> dict[str, Any]:
@@ -57,12 +301,13 @@ def classification_table(evaluation: Any, type: str, feature: str) -> dict[str, 
         {"type": str, "feature": str, "categories": [str, ...],
          "matrix": [[int, ...], ...],          # rows: key, columns: response
          "n": int,                             # coextensive pairs counted
-         "observed_agreement": float, "cohen_kappa": float, "scott_pi": float,
+         "observed_agreement": float, "cohen_kappa": float|None, "scott_pi": float|None,
          "specific_agreement": {category: float}}   # positive specific agreement
 
-    Categories are sorted, with :data:`NO_VALUE` last. Undefined coefficients
-    (a single category: Ae = 1) follow :mod:`spacy_anno_eval.agreement.coefficients`
-    (0.0 and a warning). Raise ``ValueError`` when the evaluation keeps no
+    Categories are sorted, with :data:`NO_VALUE` last. A coefficient that
+    does not exist (a single category: Ae = 1) is ``None`` with a
+    :class:`~spacy_anno_eval.errors.DegenerateAgreementWarning`. Raise
+    :class:`~spacy_anno_eval.errors.InputError` when the evaluation keeps no
     pairs, ``type`` is not one of its labels, no annotation carries
     ``feature``, or there is no coextensive pair of ``type``. The same as
     ``classification_counts(...).table()``.
@@ -70,79 +315,12 @@ def classification_table(evaluation: Any, type: str, feature: str) -> dict[str, 
     return classification_counts(evaluation, type, feature).table()
 
 
-@dataclass
-class ClassificationCounts:
-    """The mergeable part of a classification table: how often each (key value, response value) occurs.
-
-    Values are kept typed (``"5"`` and ``5`` apart) and named only in
-    :meth:`table`, so counts of shards merged (:meth:`merge`) name their
-    categories exactly as the counts of the whole corpus would.
-    """
-
-    type: str
-    feature: str
-    pairs: Counter = field(default_factory=Counter)         # (typed key, typed response) -> count; None: no value
-    display: dict[Any, str] = field(default_factory=dict)   # typed value -> its first printed form
-    type_seen: bool = False
-    feature_seen: bool = False
-    labels: set[str] = field(default_factory=set)
-
-    def merge(self, other: ClassificationCounts) -> ClassificationCounts:
-        """The counts of both corpora together."""
-        if (self.type, self.feature) != (other.type, other.feature):
-            raise ValueError(f"cannot merge the classification of {self.type}:{self.feature} with "
-                             f"{other.type}:{other.feature}")
-        return ClassificationCounts(self.type, self.feature, self.pairs + other.pairs,
-                                    {**other.display, **self.display}, self.type_seen or other.type_seen,
-                                    self.feature_seen or other.feature_seen, self.labels | other.labels)
-
-    def table(self) -> dict[str, Any]:
-        """The classification table (see :func:`classification_table`) of these counts."""
-        if not self.type_seen:
-            known = ", ".join(sorted(self.labels)) or "none"
-            raise ValueError(f"unknown annotation type {self.type!r}: the evaluation has the types {known}; "
-                             f"pass one of them")
-        if self.feature != LABEL and not self.feature_seen:
-            raise ValueError(f"no annotation carries the feature {self.feature!r}: evaluate with "
-                             f"features=[{self.feature!r}] (CLI --features {self.feature}) so that the readers "
-                             f"keep it, or use the feature {LABEL!r} to compare the labels")
-        if not self.pairs:
-            raise ValueError(f"no coextensive key/response pairs of type {self.type!r} (both sides must mark the "
-                             f"same span): there is nothing to classify; use the precision/recall report for span "
-                             f"agreement")
-        names = _category_names(self.display)
-        key_cats, resp_cats, weights = [], [], []
-        for (k, r), count in self.pairs.items():
-            key_cats.append(names.get(k, NO_VALUE))
-            resp_cats.append(names.get(r, NO_VALUE))
-            weights.append(count)
-        categories = sorted(set(key_cats) | set(resp_cats), key=lambda c: (c == NO_VALUE, c))
-        index = {c: i for i, c in enumerate(categories)}
-        matrix = np.zeros((len(categories), len(categories)), dtype=np.int64)
-        np.add.at(matrix, ([index[c] for c in key_cats], [index[c] for c in resp_cats]), weights)
-        table = ContingencyTable(matrix, tuple(categories))
-        specific = specific_agreement(table)
-        return {
-            "type": self.type,
-            "feature": self.feature,
-            "categories": list(categories),
-            "matrix": table.matrix.tolist(),
-            "n": table.n,
-            "observed_agreement": float(observed_agreement(table)),
-            "cohen_kappa": float(cohen_kappa(table).value),
-            "scott_pi": float(scott_pi(table).value),
-            "specific_agreement": {c: float(v) for c, v in zip(categories, specific.tolist(), strict=True)},
-        }
-
-
 def classification_counts(evaluation: Any, type: str, feature: str) -> ClassificationCounts:
     """The classification counts of ``type`` annotations on ``feature`` in one evaluation (made by
     :func:`~spacy_anno_eval.spans.engine.evaluate`, pairs kept); merge those of shards with
     :meth:`ClassificationCounts.merge`."""
-    al = evaluation.alignment
-    if al is None:
-        raise ValueError("this evaluation keeps no pairs (it was merged from shards); compute the classification "
-                         "counts of each shard's evaluation and merge them")
+    al = evaluation.require_pairs("classification counts (compute those of each shard's evaluation and "
+                                  "merge them)")
     out = ClassificationCounts(type, feature, labels=set(al.labels))
     out.feature_seen = feature != LABEL and _has_feature(al, feature)  # any type's annotations, as in the table
     if type not in al.labels:
@@ -152,15 +330,12 @@ def classification_counts(evaluation: Any, type: str, feature: str) -> Classific
     klab, rlab = al.key_label(), al.response_label()
     coextensive = (al.status == CORRECT) | (al.status == INCORRECT)
     sel = np.flatnonzero(coextensive & ((klab == tid) | (rlab == tid)))
+    key_rows, resp_rows = al.key_row[sel], al.response_row[sel]
     if feature == LABEL:
-        names = np.asarray(al.labels, dtype=object)
-        key_vals, resp_vals = names[klab[sel]].tolist(), names[rlab[sel]].tolist()
+        out.counts = ContingencyCounts.of_codes(al.labels, al.key.label[key_rows], al.response.label[resp_rows])
     else:
-        key_vals = _values(al.key.features, al.key_row[sel], feature)
-        resp_vals = _values(al.response.features, al.response_row[sel], feature)
-    typed_k = [_typed_or_none(v, out.display) for v in key_vals]
-    typed_r = [_typed_or_none(v, out.display) for v in resp_vals]
-    out.pairs = Counter(zip(typed_k, typed_r, strict=True))
+        out.counts = ContingencyCounts.of_items(row_categories(al.key, feature, NO_VALUE, key_rows),
+                                                row_categories(al.response, feature, NO_VALUE, resp_rows))
     return out
 
 
@@ -170,61 +345,5 @@ def _has_feature(al: Any, feature: str) -> bool:
                for table in (al.key, al.response))
 
 
-_MISSING = object()
-
-
-def _values(features: list[dict[str, Any]] | None, rows: np.ndarray, feature: str) -> list[Any]:
-    """The value of ``feature`` for each row (``_MISSING`` when absent or None)."""
-    if features is None:
-        return [_MISSING] * len(rows)
-    out = []
-    for r in rows.tolist():
-        v = features[r].get(feature)
-        out.append(_MISSING if v is None else v)
-    return out
-
-
-def _typed(value: Any) -> tuple[str, Any]:
-    """A hashable key that tells values apart by type and value ("5" != 5, as in GATE)."""
-    kind = type(value).__name__
-    try:
-        hash(value)
-    except TypeError:
-        return kind, json.dumps(value, sort_keys=True, default=str)
-    return kind, value
-
-
-def _display(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
-    return str(value)
-
-
-def _typed_or_none(value: Any, display: dict[Any, str]) -> Any:
-    """The typed key of ``value`` (``None`` for no value), noting how it prints in ``display``."""
-    if value is _MISSING:
-        return None
-    t = _typed(value)
-    if t not in display:
-        display[t] = _display(value)
-    return t
-
-
-def _category_names(display: dict[Any, str]) -> dict[Any, str]:
-    """Category name of each typed value: its printed form; values of different types that print alike get
-    their type (``"5 (int)"``), the string keeping the bare name."""
-    by_name: dict[str, list[Any]] = defaultdict(list)
-    for t, name in display.items():
-        by_name[name].append(t)
-    names = dict(display)
-    for name, keys in by_name.items():
-        if len(keys) > 1:
-            for t in keys:
-                if t[0] != "str":
-                    names[t] = f"{name} ({t[0]})"
-    return names
-
-
-__all__ = ["LABEL", "NO_VALUE", "ClassificationCounts", "classification_counts", "classification_table"]
+__all__ = ["LABEL", "NO_VALUE", "STACK_CELLS", "ClassificationCounts", "ContingencyCounts", "category",
+           "classification_counts", "classification_table", "row_categories"]

@@ -45,16 +45,21 @@ computed at once; figures are then arrays of shape ``(...)``, else Python
 floats. A :class:`ContingencyTable` (from :func:`confusion_matrix`) works
 wherever a table does.
 
-Degenerate inputs: a coefficient is undefined (0/0) for an empty table
-(``n = 0``) and when ``Ae = 1``, which happens exactly when both coders used
-one and the same category for every item (then ``Ao = 1`` too), or, for S, when
-the table has a single category. The figure then takes the value
-``undefined`` (default :data:`UNDEFINED` = 0.0: when ``Ae = 1`` every
-agreement is expected by chance, the case that a coefficient of 0 describes),
-and a :class:`DegenerateAgreementWarning` says so. For an empty table ``Ao``
-and ``Ae`` are ``undefined`` too. A category used by neither coder has an
-undefined specific agreement, handled the same way. No figure is ever NaN
-unless ``undefined=float("nan")`` is asked for.
+Undefined figures follow the package's one policy (:mod:`spacy_anno_eval.figures`):
+
+- a coefficient does not exist (0/0) for an empty table (``n = 0``) and
+  when ``Ae = 1``, which happens exactly when both coders used one and the
+  same category for every item (then ``Ao = 1`` too), or, for S, when the
+  table has a single category. It is then ``None`` (``null`` in JSON), and a
+  :class:`~spacy_anno_eval.errors.DegenerateAgreementWarning` (an
+  :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`) says so. For an
+  empty table ``Ao`` and ``Ae`` of the :class:`Agreement` are ``None`` too.
+  In a stack of tables a float array cannot hold ``None``: undefined entries
+  are NaN there, and :meth:`Agreement.to_dict` writes them as ``None``.
+  ``undefined=`` gives another value (e.g. NaN for arithmetic).
+- observed agreement and specific agreement are ratios: with a zero
+  denominator (no item; a category used by neither coder) they are
+  ``zero_division`` (default 0.0), with the same warning.
 
 References:
   E. M. Bennett, R. Alpert, A. C. Goldstein (1954). Communications through
@@ -79,11 +84,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DegenerateAgreementWarning
+from ..errors import ConfigError, DegenerateAgreementWarning, InputError
+from ..figures import check_zero_division, json_safe, ratio
 from ..samples import block_size_for, map_blocks
 
-#: value of an undefined (0/0) figure unless a function is told otherwise
-UNDEFINED = 0.0
 #: Ae closer to 1 than this counts as 1 (the coefficient is 0/0)
 _AE_TOL = 1e-12
 
@@ -117,8 +121,8 @@ class Agreement:
     """A chance-corrected coefficient with its parts.
 
     ``value = (observed - expected) / (1 - expected)``; ``observed`` is Ao,
-    ``expected`` Ae, ``n`` the number of items. Floats for one table, arrays
-    for a stack of tables.
+    ``expected`` Ae, ``n`` the number of items. Floats for one table (``None``
+    where undefined), arrays for a stack of tables (NaN where undefined).
     """
 
     measure: str
@@ -130,12 +134,13 @@ class Agreement:
     ci: dict[str, Any] | None = None
 
     def __float__(self) -> float:
-        return float(self.value)
+        """The value as a float: NaN when the coefficient is undefined (``None``), for arithmetic."""
+        return float("nan") if self.value is None else float(self.value)
 
     def to_dict(self) -> dict[str, Any]:
-        """The figures as JSON-ready Python numbers (lists for a stack of tables)."""
+        """The figures as JSON-ready Python numbers (lists for a stack of tables), ``None`` where undefined."""
         def plain(x: Any) -> Any:
-            return np.asarray(x).tolist()
+            return json_safe(np.asarray(x).tolist()) if x is not None else None
 
         out = {"measure": self.measure, "value": plain(self.value), "observed": plain(self.observed),
                "expected": plain(self.expected), "n": plain(self.n)}
@@ -155,13 +160,13 @@ def confusion_matrix(a: Sequence[Hashable], b: Sequence[Hashable],
     ``a[i]`` and ``b[i]`` are coder A's and coder B's category for item ``i``.
     ``categories`` fixes the categories and their order (rows and columns;
     the order matters for weighted kappa); a label outside it raises
-    ``ValueError``. By default the categories are the labels that occur,
+    :class:`~spacy_anno_eval.errors.InputError`. By default the categories are the labels that occur,
     sorted (in order of first occurrence when they do not sort, e.g. mixed
     types).
     """
     a, b = list(a), list(b)
     if len(a) != len(b):
-        raise ValueError(f"the two coders label different numbers of items ({len(a)} and {len(b)}); "
+        raise InputError(f"the two coders label different numbers of items ({len(a)} and {len(b)}); "
                          f"give one label per item to each")
     if categories is None:
         seen = list(dict.fromkeys(a + b))
@@ -172,14 +177,14 @@ def confusion_matrix(a: Sequence[Hashable], b: Sequence[Hashable],
     else:
         cats = tuple(categories)
         if len(set(cats)) != len(cats):
-            raise ValueError(f"categories must be distinct, got {list(cats)}")
+            raise ConfigError(f"categories must be distinct, got {list(cats)}")
     index = {c: i for i, c in enumerate(cats)}
     q = len(cats)
     try:
         ia = np.fromiter(map(index.__getitem__, a), dtype=np.int64, count=len(a))
         ib = np.fromiter(map(index.__getitem__, b), dtype=np.int64, count=len(b))
     except KeyError as err:
-        raise ValueError(f"label {err.args[0]!r} is not one of the categories {list(cats)}; "
+        raise InputError(f"label {err.args[0]!r} is not one of the categories {list(cats)}; "
                          f"add it to categories") from None
     counts = np.bincount(ia * q + ib, minlength=q * q) if q else np.zeros(0, dtype=np.int64)
     return ContingencyTable(counts.astype(np.int64).reshape(q, q), cats)
@@ -189,16 +194,24 @@ def _tables(table: Any) -> np.ndarray:
     """The table(s) as a float array of shape (..., q, q); raise for anything else."""
     arr = np.asarray(table, dtype=float)
     if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
-        raise ValueError(f"a contingency table must be square (q x q, or a stack ... x q x q), "
+        raise InputError(f"a contingency table must be square (q x q, or a stack ... x q x q), "
                          f"got shape {arr.shape}")
     if arr.size and (not np.isfinite(arr).all() or (arr < 0).any()):
-        raise ValueError("a contingency table holds counts: finite numbers >= 0")
+        raise InputError("a contingency table holds counts: finite numbers >= 0")
     return arr
 
 
 def _out(x: np.ndarray) -> Any:
     """A 0-d result as a Python float, else the array."""
     return float(x) if np.ndim(x) == 0 else x
+
+
+def _where_undefined(x: np.ndarray, mask: np.ndarray, undefined: Any) -> Any:
+    """``x`` with ``undefined`` where ``mask``: for one table a float or ``undefined`` itself (default None);
+    for a stack an array, NaN where ``undefined`` is None (a float array holds no None)."""
+    if np.ndim(x) == 0:
+        return undefined if bool(mask) else float(x)
+    return np.where(mask, np.nan if undefined is None else undefined, x)
 
 
 def _count(n: np.ndarray) -> Any:
@@ -222,44 +235,49 @@ def _warn(message: str, stacklevel: int = 3) -> None:
     warnings.warn(message, DegenerateAgreementWarning, stacklevel=stacklevel)
 
 
-def _coefficient(measure: str, n: np.ndarray, ao: np.ndarray, ae: np.ndarray, undefined: float) -> Agreement:
-    """(Ao - Ae) / (1 - Ae), with the documented value where it is undefined."""
+def _coefficient(measure: str, n: np.ndarray, ao: np.ndarray, ae: np.ndarray, undefined: Any) -> Agreement:
+    """(Ao - Ae) / (1 - Ae), ``undefined`` (default None) where it does not exist, with a warning."""
     empty = n == 0
     flat = ~empty & (1.0 - ae <= _AE_TOL)
     with np.errstate(divide="ignore", invalid="ignore"):
         value = (ao - ae) / (1.0 - ae)
-    value = np.where(empty | flat, undefined, value)
-    ao = np.where(empty, undefined, ao)
-    ae = np.where(empty, undefined, ae)
+    shown = "None (null in JSON)" if undefined is None else undefined
     if empty.any():
         _warn(f"{measure}: the contingency table is empty (no items), so Ao, Ae and {measure} are undefined; "
-              f"reported as {undefined}", stacklevel=4)
+              f"reported as {shown}", stacklevel=4)
     if flat.any():
         _warn(f"{measure}: expected agreement Ae = 1 (a single category, so every agreement is expected by "
-              f"chance) and {measure} = 0/0 is undefined; reported as {undefined}", stacklevel=4)
-    return Agreement(measure, _out(value), _out(ao), _out(ae), _count(n))
+              f"chance) and {measure} = 0/0 is undefined; reported as {shown}", stacklevel=4)
+    return Agreement(measure, _where_undefined(value, empty | flat, undefined), _where_undefined(ao, empty, undefined),
+                     _where_undefined(ae, empty, undefined), _count(n))
 
 
 # ---------------------------------------------------------------------------
 # measures
 
 
-def observed_agreement(table: Any, *, undefined: float = UNDEFINED) -> Any:
+def observed_agreement(table: Any, *, zero_division: float = 0.0) -> Any:
     """Observed agreement ``Ao = sum_k t[k, k] / n`` (GATE 10.1.2, eq. 10.1).
 
-    A float (an array for a stack of tables); ``undefined`` with a
-    :class:`DegenerateAgreementWarning` for an empty table.
+    A float (an array for a stack of tables); a ratio, so ``zero_division``
+    (default 0.0) with a :class:`DegenerateAgreementWarning` for an empty table.
+
+    Artstein & Poesio (2008), example 1 (p. 558; ``tests/reference/test_artstein_poesio_2008.py``):
+
+    >>> observed_agreement([[20, 10], [20, 50]])
+    0.7
     """
+    zero_division = check_zero_division(zero_division)
     t = _tables(table)
     n, p, _, _ = _parts(t)
-    ao = np.trace(p, axis1=-2, axis2=-1)
     empty = n == 0
     if empty.any():
-        _warn(f"observed agreement: the contingency table is empty (no items); reported as {undefined}")
-    return _out(np.where(empty, undefined, ao))
+        _warn(f"observed agreement: the contingency table is empty (no items); reported as zero_division = "
+              f"{zero_division}")
+    return _out(np.where(empty, zero_division, np.trace(p, axis1=-2, axis2=-1)))
 
 
-def specific_agreement(table: Any, *, positive: bool = True, undefined: float = UNDEFINED) -> np.ndarray:
+def specific_agreement(table: Any, *, positive: bool = True, zero_division: float = 0.0) -> np.ndarray:
     """Specific agreement of each category (GATE 10.1.2, eq. 10.2; Hripcsak & Heitjan 2002).
 
     Positive (default): ``2 t[k, k] / (tA[k] + tB[k])``, with ``tA``/``tB``
@@ -268,9 +286,10 @@ def specific_agreement(table: Any, *, positive: bool = True, undefined: float = 
     "not k", ``2 d / (2 n - tA[k] - tB[k])`` with ``d = n - tA[k] - tB[k] + t[k, k]``.
 
     Returns an array with one value per category (shape ``(..., q)``), in
-    the table's order. A category with no decision (0/0) gets ``undefined``
-    with a :class:`DegenerateAgreementWarning`.
+    the table's order. A ratio, so a category with no decision (0/0) gets
+    ``zero_division`` (default 0.0) with a :class:`DegenerateAgreementWarning`.
     """
+    zero_division = check_zero_division(zero_division)
     t = _tables(table)
     n = t.sum(axis=(-2, -1))[..., None]
     diag = np.diagonal(t, axis1=-2, axis2=-1)
@@ -279,22 +298,26 @@ def specific_agreement(table: Any, *, positive: bool = True, undefined: float = 
         num, den = 2.0 * diag, margins
     else:
         num, den = 2.0 * (n - margins + diag), 2.0 * n - margins
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = num / den
+    out = ratio(num, den, zero_division)
     zero = den == 0
     if zero.any():
         _warn(f"specific agreement: {int(zero.sum())} categor{'y has' if zero.sum() == 1 else 'ies have'} "
-              f"no {'decisions' if positive else 'decisions against them'} (0/0); reported as {undefined}")
-        out = np.where(zero, undefined, out)
+              f"no {'decisions' if positive else 'decisions against them'} (0/0); reported as zero_division = "
+              f"{zero_division}")
     return out
 
 
-def bennett_s(table: Any, *, undefined: float = UNDEFINED) -> Agreement:
+def bennett_s(table: Any, *, undefined: Any = None) -> Agreement:
     """Bennett, Alpert & Goldstein's S (1954): ``Ae = 1 / q``, every category equally likely.
 
     ``q`` is the number of categories of the table, used or not (Artstein &
     Poesio 2008, section 2.4). Same as Janson & Vegelius' C and Brennan &
     Prediger's kappa_n for two coders.
+
+    Artstein & Poesio (2008), example 1 (p. 558; ``tests/reference/test_artstein_poesio_2008.py``):
+
+    >>> round(bennett_s([[20, 10], [20, 50]]).value, 3)
+    0.4
     """
     t = _tables(table)
     n, p, _, _ = _parts(t)
@@ -304,12 +327,18 @@ def bennett_s(table: Any, *, undefined: float = UNDEFINED) -> Agreement:
     return _coefficient("S", n, ao, ae, undefined)
 
 
-def scott_pi(table: Any, *, undefined: float = UNDEFINED) -> Agreement:
+def scott_pi(table: Any, *, undefined: Any = None) -> Agreement:
     """Scott's pi (1955): ``Ae = sum_k ((pA[k] + pB[k]) / 2) ** 2``.
 
     Chance agreement from one distribution pooled over both coders (GATE
     10.1.2, table 10.4, where it is Siegel & Castellan's kappa for two
     annotators; Artstein & Poesio 2008, section 2.4).
+
+    Artstein & Poesio (2008), example 1 (p. 558; ``tests/reference/test_artstein_poesio_2008.py``):
+
+    >>> pi = scott_pi([[20, 10], [20, 50]])
+    >>> round(pi.value, 3), round(pi.expected, 3)
+    (0.341, 0.545)
     """
     t = _tables(table)
     n, p, pa, pb = _parts(t)
@@ -327,23 +356,23 @@ def kappa_weights(q: int, weights: Any) -> np.ndarray:
     """
     if isinstance(weights, str):
         if weights not in WEIGHTS:
-            raise ValueError(f"unknown weights {weights!r}: use None, 'linear', 'quadratic' or a q x q matrix")
+            raise ConfigError(f"unknown weights {weights!r}: use None, 'linear', 'quadratic' or a q x q matrix")
         d = np.abs(np.subtract.outer(np.arange(q), np.arange(q))).astype(float)
         return d if weights == "linear" else d**2
     w = np.asarray(weights, dtype=float)
     if w.shape != (q, q):
-        raise ValueError(f"the weight matrix must be {q} x {q} (one row and column per category), got {w.shape}")
+        raise ConfigError(f"the weight matrix must be {q} x {q} (one row and column per category), got {w.shape}")
     if not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError("weights must be finite and >= 0")
+        raise ConfigError("weights must be finite and >= 0")
     if np.diagonal(w).any():
-        raise ValueError("weights are disagreement weights: 0 on the diagonal (a category agrees with itself); "
+        raise ConfigError("weights are disagreement weights: 0 on the diagonal (a category agrees with itself); "
                          "for agreement weights a (1 on the diagonal) pass max(a) - a")
     if q > 1 and not w.any():
-        raise ValueError("the weights are all 0: every disagreement would count as agreement")
+        raise ConfigError("the weights are all 0: every disagreement would count as agreement")
     return w
 
 
-def cohen_kappa(table: Any, weights: Any = None, *, undefined: float = UNDEFINED) -> Agreement:
+def cohen_kappa(table: Any, weights: Any = None, *, undefined: Any = None) -> Agreement:
     """Cohen's kappa (1960): ``Ae = sum_k pA[k] * pB[k]``, each coder's own distribution.
 
     GATE 10.1.2, table 10.3; Artstein & Poesio 2008, section 2.4.
@@ -353,6 +382,12 @@ def cohen_kappa(table: Any, weights: Any = None, *, undefined: float = UNDEFINED
     ``observed`` / ``expected`` parts are the weighted agreements
     ``1 - Do / max(w)`` and ``1 - De / max(w)``. Equal to
     ``sklearn.metrics.cohen_kappa_score`` with the same ``weights``.
+
+    Artstein & Poesio (2008), example 1 (p. 558; ``tests/reference/test_artstein_poesio_2008.py``):
+
+    >>> kappa = cohen_kappa([[20, 10], [20, 50]])
+    >>> round(kappa.value, 3), round(kappa.expected, 3)
+    (0.348, 0.54)
     """
     t = _tables(table)
     n, p, pa, pb = _parts(t)
@@ -380,7 +415,8 @@ def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed
     nonparametric bootstrap of i.i.d. items); the samples of a block are
     drawn and computed at once as a stack of tables. Samples where the
     coefficient is undefined (Ae = 1) are left out and counted in
-    ``ci["n_undefined"]``. One table only.
+    ``ci["n_undefined"]``; ``low`` and ``high`` are None when every sample
+    is. One table only.
 
     Seeded and drawn in blocks (:mod:`spacy_anno_eval.samples`): block ``i``
     of ``block_size_for(4 * q * q)`` tables draws from
@@ -390,26 +426,31 @@ def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed
     """
     import dataclasses
 
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    _check_bootstrap(confidence, n_samples)
     t = _tables(table)
     if t.ndim != 2:
-        raise ValueError(f"table_bootstrap takes one q x q table, got shape {t.shape}")
+        raise InputError(f"table_bootstrap takes one q x q table, got shape {t.shape}")
     n = int(round(t.sum()))
     if n == 0 or t.sum() != n:
-        raise ValueError("table_bootstrap needs a non-empty table of whole counts (items to resample)")
-    point = coefficient(t, undefined=options.pop("undefined", UNDEFINED), **options)
+        raise InputError("table_bootstrap needs a non-empty table of whole counts (items to resample)")
+    point = coefficient(t, undefined=options.pop("undefined", None), **options)
     block = block_size_for(4 * t.size)
     values = np.concatenate(map_blocks(_table_block, n_samples, seed, block, client=client, table=t,
                                        coefficient=coefficient, options=options))
     ok = np.isfinite(values)
     tail = (1 - confidence) / 2
-    low, high = np.quantile(values[ok], [tail, 1 - tail]).tolist() if ok.any() else [UNDEFINED, UNDEFINED]
+    low, high = np.quantile(values[ok], [tail, 1 - tail]).tolist() if ok.any() else [None, None]
     ci = {"low": low, "high": high, "confidence": confidence, "n_samples": n_samples, "seed": seed,
           "n_undefined": int((~ok).sum())}
     return dataclasses.replace(point, ci=ci)
+
+
+def _check_bootstrap(confidence: Any, n_samples: Any) -> None:
+    """Validate a bootstrap's settings: ``confidence`` in (0, 1), ``n_samples`` >= 1."""
+    if not 0 < confidence < 1:
+        raise ConfigError(f"confidence must be in (0, 1), got {confidence}")
+    if n_samples < 1:
+        raise ConfigError(f"n_samples must be >= 1, got {n_samples}")
 
 
 def _table_block(size: int, seed: Any, table: np.ndarray, coefficient: Any, options: dict[str, Any]) -> np.ndarray:
@@ -421,6 +462,6 @@ def _table_block(size: int, seed: Any, table: np.ndarray, coefficient: Any, opti
         return np.asarray(coefficient(draws, undefined=float("nan"), **options).value, dtype=float).reshape(size)
 
 
-__all__ = ["UNDEFINED", "Agreement", "ContingencyTable", "DegenerateAgreementWarning", "bennett_s", "cohen_kappa",
+__all__ = ["Agreement", "ContingencyTable", "DegenerateAgreementWarning", "bennett_s", "cohen_kappa",
            "confusion_matrix", "kappa_weights", "observed_agreement", "scott_pi", "specific_agreement",
            "table_bootstrap"]

@@ -23,11 +23,16 @@ Measure ``kappa`` (:func:`pairwise_kappa`, GATE's ``AGREEMENTANDKAPPA``):
 annotations of one type are the items; two annotators' annotations are the
 same item when coextensive (:func:`~spacy_anno_eval.spans.coextensive.pair_coextensive`).
 The category of an item is, for ``Type->feature``, the feature's value
-(``Non-cat`` when the annotation lacks the feature), and ``Anns`` without a
-feature; an annotation only one annotator made is ``Non-cat`` for the other
-(GATE user guide 10.5.2). Per pair and type: the contingency table, observed
+compared as a string, as GATE's classification tables do (``"5"`` and ``5``
+are one category, user guide 10.3.6;
+:func:`~spacy_anno_eval.agreement.classification.category`), ``Non-cat`` when
+the annotation lacks the feature, and ``Anns`` without a feature; an
+annotation only one annotator made is ``Non-cat`` for the other (GATE user
+guide 10.5.2). Per pair and type: the contingency table, observed
 agreement, Cohen's kappa, Scott's pi, specific agreement per category, the
-same per document, and with ``bootstrap`` an interval for kappa and pi.
+same per document, and with ``bootstrap`` an interval for kappa and pi, all
+from the one span-kappa accumulator that ``qa --classify`` uses too
+(:class:`~spacy_anno_eval.agreement.classification.ContingencyCounts`).
 Beyond GATE, the type ``*`` takes the annotations of every type and their
 label as the category (``*->feature``: the feature), which is how to ask
 "how often do the annotators label the same span alike" on spaCy Docs.
@@ -146,27 +151,48 @@ class _Parts:
         return None if ids == self.ids.ids else ids
 
 
+def _mean(values: list[float | None]) -> float | None:
+    """The mean of the defined values (None when none is)."""
+    ok = [v for v in values if v is not None]
+    return sum(ok) / len(ok) if ok else None
+
+
+def _matrix(n: int, pairs: list[dict[str, Any]], measure: str, micro_of: Any, macro_of: Any) -> dict[str, Any]:
+    """The agreement matrix of ``n`` annotators: each pair's micro and macro (over documents) figure in both
+    triangles, 1.0 on the diagonal, and each annotator's mean over the others."""
+    micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    for p in pairs:
+        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = micro_of(p)
+        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = macro_of(p)
+
+    def row_means(matrix: list[list[float | None]]) -> list[float | None]:
+        return [_mean([v for b, v in enumerate(matrix[a]) if b != a]) for a in range(n)]
+
+    return {"measure": measure, "micro": micro, "macro_docs": macro, "annotator_mean_micro": row_means(micro),
+            "annotator_mean_macro_docs": row_means(macro)}
+
+
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
-               matrix_measure: str = "strict", bdm: Any = None, bdm_feature: str | None = None,
+               matrix_measure: str = "strict", credit: Any = None,
                shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
 
     ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
     time; each pair's counts are summed over the shards
     (:meth:`~spacy_anno_eval.spans.counts.Evaluation.concat`), so memory holds one
-    shard and the counts (the pair pages then have no Annotation Diff, and
-    ``bdm`` is not available). ``docs_per_chunk``: read JSONL and CoNLL
+    shard and the counts (the pair pages then have no Annotation Diff).
+    ``docs_per_chunk``: read JSONL and CoNLL
     files that many documents at a time, likewise. ``progress``: a progress
     bar over the shards (one step per shard file or chunk).
 
     Returns JSON-ready data (see the module docstring); ``evaluations`` maps
     ``(i, j)`` to the :class:`~spacy_anno_eval.spans.counts.Evaluation` of each pair
-    for reports (not part of the JSON). With ``bdm`` (BDM scores of concept
-    pairs, :mod:`spacy_anno_eval.bdm.distance`) each pair also gets its
-    BDM-weighted P/R/F (``bdm``, :func:`~spacy_anno_eval.bdm.credit.bdm_prf`;
-    the concept is the label, or the feature ``bdm_feature``) and the result
-    ``mean_of_pairs_bdm`` (GATE 10.5.3).
+    for reports (not part of the JSON). With ``credit`` (a credit rule such as
+    :class:`spacy_anno_eval.bdm.credit.BdmCredit`) each pair also gets its
+    credit figures (``bdm``: BDM-weighted P/R/F, summed over shards like the
+    counts) and the result ``mean_of_pairs_bdm`` (GATE 10.5.3).
     """
     from ..spans.counts import Evaluation
     from ..spans.engine import evaluate
@@ -180,19 +206,14 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     selectors = names + ([consensus] if consensus else [])
     comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
     comparisons += [(consensus, a) for a in names] if consensus else []
-    if (shards or docs_per_chunk) and bdm is not None:
-        raise InputError("BDM weighting reads the pairs, which shards and chunks do not keep; run without "
-                                 "shards and docs_per_chunk")
     parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
     streamed = shards or bool(docs_per_chunk)
     reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
     for _, part in reader:
         for c in comparisons:
             ev = evaluate(part, part, key_set=c[0], response_set=c[1], types=type_names, features=features,
-                          beta=beta, pairing=pairing)
-            if streamed:
-                ev.alignment, ev.texts = None, None
-            parts[c].append(ev)
+                          beta=beta, pairing=pairing, credit=credit)
+            parts[c].append(ev.without_pairs() if streamed else ev)
     done = {c: Evaluation.concat(evs) if streamed else evs[0] for c, evs in parts.items()}
     final = reader.final_ids()
     if final is not None:
@@ -208,23 +229,8 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
         ev, report = compare(names[i], names[j])
         evaluations[(i, j)] = ev
         pairs.append({"a": names[i], "b": names[j], "i": i, "j": j, "report": report})
-        if bdm is not None:
-            from ..bdm.credit import bdm_prf
-
-            pairs[-1]["bdm"] = bdm_prf(ev.alignment, bdm, feature=bdm_feature, beta=beta)
-    n = len(names)
-    micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
-    macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
-    for p in pairs:
-        f_micro = p["report"]["micro"][matrix_measure]["f"]
-        f_macro = p["report"]["macro_docs"][matrix_measure]["f"]
-        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = f_micro
-        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = f_macro
-
-    def row_mean(matrix: list[list[float | None]], a: int) -> float:
-        vals = [v for b, v in enumerate(matrix[a]) if b != a and v is not None]
-        return sum(vals) / len(vals)
-
+        if "bdm" in report:
+            pairs[-1]["bdm"] = report.pop("bdm")
     mean = {m: {k: sum(p["report"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"} for m in MODES}
     labels = sorted({t for p in pairs for t in p["report"]["per_type"]})
     per_type = {t: {m: sum(p["report"]["per_type"].get(t, {}).get(m, {}).get("f", 0.0) for p in pairs) / len(pairs)
@@ -237,13 +243,12 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
         "n_docs": pairs[0]["report"]["n_docs"],
         "mean_of_pairs": mean,
         "per_type": per_type,
-        "matrix": {"measure": matrix_measure, "micro": micro, "macro_docs": macro,
-                   "annotator_mean_micro": [row_mean(micro, a) for a in range(n)],
-                   "annotator_mean_macro_docs": [row_mean(macro, a) for a in range(n)]},
+        "matrix": _matrix(len(names), pairs, matrix_measure, lambda p: p["report"]["micro"][matrix_measure]["f"],
+                          lambda p: p["report"]["macro_docs"][matrix_measure]["f"]),
         "pairs": pairs,
         "evaluations": evaluations,
     }
-    if bdm is not None:
+    if credit is not None:
         out["mean_of_pairs_bdm"] = {m: {k: sum(p["bdm"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"}
                                     for m in MODES}
     if consensus:
@@ -276,83 +281,29 @@ def parse_type_features(types: str | list[str] | None) -> list[tuple[str, str | 
 
 
 def _categories(table: Any, type_name: str, feature: str | None) -> tuple[np.ndarray, list[str]]:
-    """Group (0 for rows of ``type_name``, -1 for others) and category name of every row of ``table``."""
+    """Group (0 for rows of ``type_name``, -1 for others) and category of every row of ``table``: the label for
+    ``*`` without a feature, ``Anns`` for a type without one, else the feature's value as a string
+    (:func:`~spacy_anno_eval.agreement.classification.category`; ``Non-cat`` without a value)."""
+    from .classification import row_categories
+
     labels = table.label_names()
     group = np.zeros(len(table), dtype=np.int64) if type_name == ANY_TYPE else np.where(labels == type_name, 0, -1)
     if feature is None:
         cats = list(labels) if type_name == ANY_TYPE else [ANNS] * len(table)
     else:
-        feats = table.features or [{}] * len(table)
-        cats = [str(f[feature]) if feature in f and f[feature] is not None else NON_CAT for f in feats]
+        cats = row_categories(table, feature, NON_CAT)
     return group.astype(np.int64), cats
-
-
-def _none(x: Any) -> float | None:
-    x = float(x)
-    return None if x != x else x
-
-
-def _kappa_figures(t: np.ndarray, categories: list[str], bootstrap: int, seed: int,
-                   client: Any = None) -> dict[str, Any]:
-    """Observed agreement, kappa, pi (with intervals when ``bootstrap``) and specific agreement of one table."""
-    from .coefficients import cohen_kappa, observed_agreement, scott_pi, specific_agreement, table_bootstrap
-
-    nan = float("nan")
-    out: dict[str, Any] = {"n": int(t.sum()), "observed_agreement": _none(observed_agreement(t, undefined=nan))}
-    dask = {"client": client} if client is not None else {}
-    for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi)):
-        if bootstrap and t.sum():
-            res = table_bootstrap(t, coef, n_samples=bootstrap, seed=seed, undefined=nan, **dask)
-            out[f"{key}_ci"] = res.ci
-        else:
-            res = coef(t, undefined=nan)
-        out[key] = _none(res.value)
-    spec = specific_agreement(t, undefined=nan)
-    out["specific_agreement"] = {c: _none(v) for c, v in zip(categories, spec, strict=True)}
-    out["confusion"] = {"categories": list(categories), "matrix": t.astype(np.int64).tolist()}
-    return out
-
-
-#: the most table cells (documents x q x q) of one stack of per-document tables
-STACK_CELLS = 1 << 20
-
-
-def _per_doc_figures(docs: np.ndarray, ca: np.ndarray, cb: np.ndarray, counts: np.ndarray, q: int,
-                     doc_ids: list[str]) -> list[dict[str, Any]]:
-    """Observed agreement, kappa and pi of every document with items, from cells: ``counts[k]`` items of
-    document ``docs[k]`` (sorted) in categories ``ca[k]`` / ``cb[k]`` of ``q``. The per-document tables are
-    stacked a batch of documents at a time (at most :data:`STACK_CELLS` cells), batches set by the corpus's
-    documents, never by its shards."""
-    from .coefficients import cohen_kappa, observed_agreement, scott_pi
-
-    nan = float("nan")
-    used, first = np.unique(docs, return_index=True)
-    bounds = np.append(first, len(docs))
-    step = max(1, STACK_CELLS // (q * q))
-    rows = []
-    for lo in range(0, len(used), step):
-        batch = used[lo:lo + step]
-        cells = slice(bounds[lo], bounds[lo + len(batch)])
-        stack = np.zeros((len(batch), q, q), dtype=np.int64)
-        np.add.at(stack, (np.searchsorted(batch, docs[cells]), ca[cells], cb[cells]), counts[cells])
-        ao = np.atleast_1d(observed_agreement(stack, undefined=nan))
-        kap = np.atleast_1d(cohen_kappa(stack, undefined=nan).value)
-        pi = np.atleast_1d(scott_pi(stack, undefined=nan).value)
-        n = stack.sum(axis=(1, 2))
-        rows.extend({"doc_id": doc_ids[d], "n": int(n[k]), "observed_agreement": _none(ao[k]),
-                     "cohen_kappa": _none(kap[k]), "scott_pi": _none(pi[k])} for k, d in enumerate(batch.tolist()))
-    return rows
 
 
 class _KappaSums:
     """What :func:`pairwise_kappa` keeps of the parts (shards) read so far, all in document order.
 
     Per type (its label, ``Type->feature``): the categories used. Per
-    comparison and type: the cells, each part's ``(vocabulary, doc, ca, cb,
-    count)``, ``count`` items of document ``doc`` (global index; ``0`` for
-    every item of a comparison without ``detail``) put into categories
-    ``vocabulary[ca]`` / ``vocabulary[cb]``; with ``detail``, the rows of the
-    items the two categorised differently, and the texts of their documents.
+    comparison and type: each part's
+    :class:`~spacy_anno_eval.agreement.classification.ContingencyCounts`
+    (documents by their global index; every item in document ``0`` for a
+    comparison without ``detail``); with ``detail``, the rows of the items the
+    two categorised differently, and the texts of their documents.
     """
 
     def __init__(self, specs: list[tuple[str, str | None]], selectors: list[str],
@@ -360,7 +311,7 @@ class _KappaSums:
         self.specs, self.selectors, self.comparisons, self.detail = specs, selectors, comparisons, detail
         self.found: set[str] = set()
         self.used: dict[str, set[str]] = {}
-        self.cells: dict[tuple[tuple[str, str], str], list[tuple[Any, ...]]] = {}
+        self.cells: dict[tuple[tuple[str, str], str], list[Any]] = {}
         self.items: dict[tuple[tuple[str, str], str], list[dict[str, Any]]] = {}
         self.doc_ids: list[str] = []
         self.texts: dict[int, str] = {}
@@ -368,6 +319,7 @@ class _KappaSums:
     def add(self, offset: int, part: Any) -> None:
         """Count the items of ``part``, whose first document is document ``offset`` of the corpus."""
         from ..spans.coextensive import pair_coextensive
+        from .classification import ContingencyCounts
 
         tables = {s: part.get_set(s) for s in self.selectors}
         found = {lab for tab in tables.values() for lab in tab.labels}
@@ -383,21 +335,16 @@ class _KappaSums:
             self.used.setdefault(label, set()).update(used)
             vocab = used + [NON_CAT]
             index = {c: k for k, c in enumerate(vocab)}
-            q, non_cat = len(vocab), len(vocab) - 1
+            non_cat = len(vocab) - 1
             # rows of other types (group -1) are no items; their category may be outside the vocabulary
             codes = {s: np.array([index[c] if g >= 0 else non_cat for c, g in zip(cats[s], groups[s], strict=True)],
                                  dtype=np.int64) for s in self.selectors}
             for x, y in self.comparisons:
                 pairs = pair_coextensive(tables[x], tables[y], groups[x], groups[y], codes[x], codes[y])
-                ca = np.where(pairs.a_row >= 0, codes[x][np.maximum(pairs.a_row, 0)] if len(codes[x]) else 0,
-                              non_cat)
-                cb = np.where(pairs.b_row >= 0, codes[y][np.maximum(pairs.b_row, 0)] if len(codes[y]) else 0,
-                              non_cat)
+                ca, cb = pairs.take(codes[x], codes[y], non_cat)  # an annotation the other did not make: Non-cat
                 detail = (x, y) in self.detail
-                doc = pairs.doc.astype(np.int64) if detail else np.zeros(len(pairs), dtype=np.int64)
-                cell, count = np.unique((doc * q + ca) * q + cb, return_counts=True)
-                self.cells.setdefault(((x, y), label), []).append(
-                    (vocab, cell // (q * q) + (offset if detail else 0), cell // q % q, cell % q, count))
+                doc = pairs.doc.astype(np.int64) + offset if detail else None
+                self.cells.setdefault(((x, y), label), []).append(ContingencyCounts.of_codes(vocab, ca, cb, doc))
                 if detail:
                     self.items.setdefault(((x, y), label), []).extend(
                         self._disagreements(offset, part, tables[x], tables[y], pairs, ca, cb, vocab, label))
@@ -430,20 +377,13 @@ class _KappaSums:
         """Every type's label: those asked for, else every type found, sorted."""
         return [_spec_label(t, f) for t, f in self.specs] or sorted(self.found)
 
-    def table(self, comparison: tuple[str, str], label: str) -> tuple[list[str], np.ndarray, tuple[np.ndarray, ...]]:
-        """The categories (those used, sorted, then ``Non-cat``), the contingency table summed over the parts,
-        and the cells ``(doc, ca, cb, count)`` in those categories."""
-        vocab = sorted(self.used.get(label, ())) + [NON_CAT]
-        index = {c: k for k, c in enumerate(vocab)}
-        cols: list[list[np.ndarray]] = [[], [], [], []]
-        for part_vocab, doc, ca, cb, count in self.cells.get((comparison, label), []):
-            to_global = np.array([index[c] for c in part_vocab], dtype=np.int64)
-            for col, values in zip(cols, (doc, to_global[ca], to_global[cb], count), strict=True):
-                col.append(values)
-        doc, ca, cb, count = (np.concatenate(col) if col else np.zeros(0, dtype=np.int64) for col in cols)
-        t = np.zeros((len(vocab), len(vocab)), dtype=np.int64)
-        np.add.at(t, (ca, cb), count)
-        return vocab, t, (doc, ca, cb, count)
+    def table(self, comparison: tuple[str, str], label: str) -> tuple[list[str], Any]:
+        """The categories of ``label`` (those used, sorted, then ``Non-cat``) and the counts of ``comparison``
+        summed over the parts."""
+        from .classification import ContingencyCounts
+
+        return (sorted(self.used.get(label, ())) + [NON_CAT],
+                ContingencyCounts.concat(self.cells.get((comparison, label), [])))
 
 
 def _spec_label(type_name: str, feature: str | None) -> str:
@@ -505,48 +445,36 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     def compare(x: str, y: str, detail: bool) -> dict[str, Any]:
         per_type = {}
         for label in labels:
-            vocab, t, cells = sums.table((x, y), label)
+            vocab, counts = sums.table((x, y), label)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DegenerateAgreementWarning)
-                figures = _kappa_figures(t, vocab, bootstrap if detail else 0, seed, client)
+                figures = counts.figures(vocab, bootstrap=bootstrap if detail else 0, seed=seed, client=client)
                 if detail:
-                    figures["per_doc"] = _per_doc_figures(*cells, len(vocab), sums.doc_ids)
+                    figures["per_doc"] = counts.per_doc(sums.doc_ids, vocab)
             if any(figures[k] is None for k in ("cohen_kappa", "scott_pi")):
                 caught_messages.append(f"{x} / {y}, {label}: kappa or pi undefined (a single category in the "
                                        f"table, or no items); reported as null")
             per_type[label] = figures
         return per_type
 
-    def mean(values: list[float | None]) -> float | None:
-        ok = [v for v in values if v is not None]
-        return sum(ok) / len(ok) if ok else None
-
     keys = ("observed_agreement", "cohen_kappa", "scott_pi")
     pairs_out, items_out = [], {}
     for i, j in index_pairs:
         per_type = compare(names[i], names[j], True)
-        over_types = {k: mean([f[k] for f in per_type.values()]) for k in keys}
-        doc_kappa = mean([mean([d["cohen_kappa"] for d in f["per_doc"]]) for f in per_type.values()])
+        over_types = {k: _mean([f[k] for f in per_type.values()]) for k in keys}
+        doc_kappa = _mean([_mean([d["cohen_kappa"] for d in f["per_doc"]]) for f in per_type.values()])
         pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j, "per_type": per_type,
                           "mean_over_types": over_types, "mean_over_docs": {"cohen_kappa": doc_kappa}})
         items_out[(i, j)] = [row for label in labels for row in sums.items.get(((names[i], names[j]), label), [])]
-    n = len(names)
-    micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
-    macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
-    for p in pairs_out:
-        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = p["mean_over_types"]["cohen_kappa"]
-        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = p["mean_over_docs"]["cohen_kappa"]
     out: dict[str, Any] = {
         "measure": "kappa",
         "annotators": names,
         "types": labels,
         "n_docs": len(sums.doc_ids),
-        "mean_of_pairs": {k: mean([p["mean_over_types"][k] for p in pairs_out]) for k in keys},
-        "per_type": {t: {k: mean([p["per_type"][t][k] for p in pairs_out]) for k in keys} for t in labels},
-        "matrix": {"measure": "cohen_kappa", "micro": micro, "macro_docs": macro,
-                   "annotator_mean_micro": [mean([v for b, v in enumerate(micro[a]) if b != a]) for a in range(n)],
-                   "annotator_mean_macro_docs": [mean([v for b, v in enumerate(macro[a]) if b != a])
-                                                 for a in range(n)]},
+        "mean_of_pairs": {k: _mean([p["mean_over_types"][k] for p in pairs_out]) for k in keys},
+        "per_type": {t: {k: _mean([p["per_type"][t][k] for p in pairs_out]) for k in keys} for t in labels},
+        "matrix": _matrix(len(names), pairs_out, "cohen_kappa", lambda p: p["mean_over_types"]["cohen_kappa"],
+                          lambda p: p["mean_over_docs"]["cohen_kappa"]),
         "pairs": pairs_out,
         "items": items_out,
         "texts": sums.texts,
@@ -557,7 +485,7 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
             per_type = compare(consensus, a, False)
             out["consensus"]["annotators"][a] = {
                 "per_type": {t: {k: f[k] for k in keys} for t, f in per_type.items()},
-                "mean_over_types": {k: mean([f[k] for f in per_type.values()]) for k in keys}}
+                "mean_over_types": {k: _mean([f[k] for f in per_type.values()]) for k in keys}}
     out["warnings"] = list(dict.fromkeys(caught_messages))
     return out
 

@@ -42,10 +42,18 @@ the multi-annotator Cohen's kappa (each annotator's own distribution), for
 
 Every function returns an :class:`~spacy_anno_eval.agreement.coefficients.Agreement`
 whose ``observed`` / ``expected`` hold the observed and expected *disagreement*
-(alpha) or agreement (the kappas). Degenerate data (no pairable values, one
-category only: ``De = 0`` or ``Pe = 1``) gives the documented ``undefined``
-value (NaN by default) and a
-:class:`~spacy_anno_eval.agreement.coefficients.DegenerateAgreementWarning`.
+(alpha) or agreement (the kappas).
+
+Undefined figures follow the package's one policy (:mod:`spacy_anno_eval.figures`):
+a coefficient that does not exist (no pairable values, one category only:
+``De = 0`` or ``Pe = 1``) is ``None`` (``null`` in JSON), and so is a part
+(Do, De, P, Pe) that cannot be computed, with a
+:class:`~spacy_anno_eval.errors.DegenerateAgreementWarning` (an
+:class:`~spacy_anno_eval.errors.UndefinedFigureWarning`); ``undefined=``
+gives another value. :func:`fleiss_kappa_per_category` returns an array:
+NaN marks its undefined entries. Only outputs follow this policy: in the
+input, NaN (or None) marks a missing value, as in the ``krippendorff``
+package.
 """
 
 from __future__ import annotations
@@ -55,22 +63,25 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ConfigError, DegenerateAgreementWarning, InputError
 from ..samples import block_size_for, map_blocks
-from .coefficients import Agreement, DegenerateAgreementWarning
+from .coefficients import Agreement, _check_bootstrap
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
-UNDEFINED = float("nan")
 _BATCH_CELLS = 1024  # bootstrap coincidences of a whole block in one matrix product up to q * q value pairs
 _CELLS = 4_000_000  # float64 cells of per-unit parts held at once (32 MB)
 
 
-def _warn(message: str) -> None:
+def _warn(message: str, undefined: Any) -> None:
+    """A :class:`DegenerateAgreementWarning` for the caller of the public function, saying what was reported."""
     import warnings
 
-    warnings.warn(message, DegenerateAgreementWarning, stacklevel=3)
+    shown = "None (null in JSON)" if undefined is None else undefined
+    warnings.warn(f"{message}; reported as {shown}", DegenerateAgreementWarning, stacklevel=3)
 
 
-def _is_missing(x: Any) -> bool:
+def is_missing(x: Any) -> bool:
+    """Whether ``x`` marks a missing value in reliability data: None or NaN (the ``krippendorff`` convention)."""
     return x is None or (isinstance(x, float) and x != x)
 
 
@@ -82,7 +93,7 @@ def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> 
     """
     arr = np.asarray(data, dtype=object if not isinstance(data, np.ndarray) else None)
     if arr.ndim != 2:
-        raise ValueError(f"reliability data must be annotators x units (2-D), got shape {arr.shape}")
+        raise InputError(f"reliability data must be annotators x units (2-D), got shape {arr.shape}")
     if arr.dtype.kind in "fiu" and value_domain is None:
         small = _small_integer_counts(arr.astype(float, copy=False))
         if small is not None:
@@ -101,10 +112,10 @@ def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> 
             ok = (index < len(values)) & (np.asarray(values, dtype=float)[np.minimum(index, len(values) - 1)]
                                           == flat)
             if not ok.all():
-                raise ValueError(f"value {flat[~ok][0]!r} is not in value_domain")
+                raise InputError(f"value {flat[~ok][0]!r} is not in value_domain; add it to value_domain")
     else:
         cells = arr.tolist()
-        missing = np.array([[_is_missing(x) for x in row] for row in cells], dtype=bool).reshape(arr.shape)
+        missing = np.array([[is_missing(x) for x in row] for row in cells], dtype=bool).reshape(arr.shape)
         flat_list = [x for row, mrow in zip(cells, missing.tolist(), strict=True)
                      for x, m in zip(row, mrow, strict=True) if not m]
         values = list(value_domain) if value_domain is not None else sorted(set(flat_list))
@@ -112,7 +123,7 @@ def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> 
         try:
             index = np.array([lookup[x] for x in flat_list], dtype=np.int64)
         except KeyError as err:
-            raise ValueError(f"value {err.args[0]!r} is not in value_domain") from err
+            raise InputError(f"value {err.args[0]!r} is not in value_domain; add it to value_domain") from None
     units = np.nonzero(~missing)[1]
     q = max(len(values), 1)
     counts = np.bincount(units * q + index, minlength=arr.shape[1] * q).reshape(arr.shape[1], q)
@@ -187,42 +198,54 @@ def _delta2(level: str | Callable[[Any, Any], float], values: list[Any], n_c: np
         with np.errstate(divide="ignore", invalid="ignore"):
             d = np.where(total == 0, 0.0, (v[:, None] - v[None, :]) / np.where(total == 0, 1, total))
         return d ** 2
-    raise ValueError(f"level must be one of {', '.join(LEVELS)} or a callable, got {level!r}")
+    raise ConfigError(f"level must be one of {', '.join(LEVELS)} or a callable, got {level!r}")
 
 
 def krippendorff_alpha(data: Any = None, level: str | Callable[[Any, Any], float] = "nominal", *,
                        value_counts: np.ndarray | None = None, value_domain: Sequence[Any] | None = None,
-                       undefined: float = UNDEFINED) -> Agreement:
+                       undefined: Any = None) -> Agreement:
     """Krippendorff's alpha of annotators x units ``data`` (or of ``value_counts``); see the module docstring.
 
-    ``observed`` / ``expected`` are Do and De, ``n`` the number of pairable values.
+    ``observed`` / ``expected`` are Do and De, ``n`` the number of pairable values; ``undefined`` (default
+    None) where alpha does not exist.
+
+    Krippendorff (2011), section C: 4 observers x 12 units with missing values
+    (``tests/reference/test_krippendorff_2011.py``); published alpha 0.743
+    (nominal), 0.815 (ordinal), 0.849 (interval), 0.797 (ratio):
+
+    >>> N = float("nan")
+    >>> data = [[1, 2, 3, 3, 2, 1, 4, 1, 2, N, N, N], [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, N, 3],
+    ...         [N, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, N], [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, N]]
+    >>> [round(krippendorff_alpha(data, level).value, 3) for level in ("nominal", "ordinal", "interval", "ratio")]
+    [0.743, 0.815, 0.849, 0.797]
     """
     if value_counts is None:
         if data is None:
-            raise ValueError("give reliability data (annotators x units) or value_counts (units x values)")
+            raise ConfigError("give reliability data (annotators x units) or value_counts (units x values)")
         value_counts, values = reliability_counts(data, value_domain)
     else:
         value_counts = np.asarray(value_counts)
         values = list(value_domain) if value_domain is not None else list(range(1, value_counts.shape[1] + 1))
     if level in ("interval", "ratio") and not all(isinstance(v, (int, float, np.number)) for v in values):
-        raise ValueError(f"{level} alpha needs numeric values, got {values[:3]}...")
+        raise InputError(f"{level} alpha needs numeric values, got {values[:3]}...; use level='nominal' or "
+                         f"'ordinal'")
     o = coincidences(value_counts)
     n_c = o.sum(axis=1)
     n = float(n_c.sum())
     d2 = _delta2(level, values, n_c)
     if n < 2:
-        _warn("Krippendorff's alpha: fewer than two pairable values (every unit has at most one value)")
-        return Agreement("krippendorff_alpha", undefined, UNDEFINED, UNDEFINED, int(n))
+        _warn("Krippendorff's alpha: fewer than two pairable values (every unit has at most one value)", undefined)
+        return Agreement("krippendorff_alpha", undefined, None, None, int(n))
     do = float((o * d2).sum() / n)
     de = float((np.outer(n_c, n_c) * d2).sum() / (n * (n - 1.0)))
     if de == 0:
-        _warn("Krippendorff's alpha: expected disagreement is 0 (all pairable values are alike)")
+        _warn("Krippendorff's alpha: expected disagreement is 0 (all pairable values are alike)", undefined)
         return Agreement("krippendorff_alpha", undefined, do, de, int(n))
     return Agreement("krippendorff_alpha", 1.0 - do / de, do, de, int(n))
 
 
 def fleiss_kappa(data: Any = None, *, value_counts: np.ndarray | None = None,
-                 undefined: float = UNDEFINED) -> Agreement:
+                 undefined: Any = None) -> Agreement:
     """Fleiss' kappa (overall) of annotators x units ``data`` or units x categories ``value_counts``.
 
     ``observed`` is P (mean agreement of the units with >= 2 ratings),
@@ -233,27 +256,31 @@ def fleiss_kappa(data: Any = None, *, value_counts: np.ndarray | None = None,
     keep = m >= 2
     counts, m = counts[keep], m[keep]
     if not len(m):
-        _warn("Fleiss' kappa: no unit has two or more ratings")
-        return Agreement("fleiss_kappa", undefined, UNDEFINED, UNDEFINED, 0)
+        _warn("Fleiss' kappa: no unit has two or more ratings", undefined)
+        return Agreement("fleiss_kappa", undefined, None, None, 0)
     p_unit = ((counts * (counts - 1)).sum(axis=1)) / (m * (m - 1))
     observed = float(p_unit.mean())
     p_c = counts.sum(axis=0) / m.sum()
     expected = float((p_c ** 2).sum())
     if expected >= 1.0:
-        _warn("Fleiss' kappa: one category only (Pe = 1)")
+        _warn("Fleiss' kappa: one category only (Pe = 1)", undefined)
         return Agreement("fleiss_kappa", undefined, observed, expected, len(m))
     return Agreement("fleiss_kappa", (observed - expected) / (1 - expected), observed, expected, len(m))
 
 
 def fleiss_kappa_per_category(data: Any = None, *, value_counts: np.ndarray | None = None,
-                              undefined: float = UNDEFINED) -> np.ndarray:
-    """Fleiss' (1971) kappa of each category (eq. 9); needs the same number of ratings on every unit."""
+                              undefined: float = float("nan")) -> np.ndarray:
+    """Fleiss' (1971) kappa of each category (eq. 9); needs the same number of ratings on every unit.
+
+    An array, one entry per category: ``undefined`` (NaN: an array holds no None) for a category that
+    every rating or none uses.
+    """
     counts = _counts(data, value_counts).astype(float)
     m = counts.sum(axis=1)
     counts = counts[m > 0]
     m = m[m > 0]
     if not len(m) or (m != m[0]).any() or m[0] < 2:
-        raise ValueError("per-category Fleiss' kappa needs every unit rated by the same number (>= 2) of "
+        raise InputError("per-category Fleiss' kappa needs every unit rated by the same number (>= 2) of "
                          "annotators")
     r, units = m[0], len(m)
     p_c = counts.sum(axis=0) / (units * r)
@@ -263,19 +290,19 @@ def fleiss_kappa_per_category(data: Any = None, *, value_counts: np.ndarray | No
     ok = den > 0
     out[ok] = 1.0 - num[ok] / den[ok]
     if not ok.all():
-        _warn("Fleiss' kappa per category: a category used by every rating or by none is undefined")
+        _warn("Fleiss' kappa per category: a category used by every rating or by none is undefined", undefined)
     return out
 
 
-def davies_fleiss_kappa(data: Any, *, undefined: float = UNDEFINED) -> Agreement:
+def davies_fleiss_kappa(data: Any, *, undefined: Any = None) -> Agreement:
     """Davies & Fleiss (1982) kappa (GATE eq. 10.4) of annotators x units ``data`` without missing values."""
     arr = np.asarray(data, dtype=object if not isinstance(data, np.ndarray) else None)
     if arr.ndim != 2:
-        raise ValueError(f"reliability data must be annotators x units (2-D), got shape {arr.shape}")
+        raise InputError(f"reliability data must be annotators x units (2-D), got shape {arr.shape}")
     j, i = arr.shape
     cells = arr.tolist()
-    if any(_is_missing(x) for row in cells for x in row):
-        raise ValueError("Davies & Fleiss' kappa needs every unit rated by every annotator (no missing values); "
+    if any(is_missing(x) for row in cells for x in row):
+        raise InputError("Davies & Fleiss' kappa needs every unit rated by every annotator (no missing values); "
                          "use Krippendorff's alpha or Fleiss' kappa for incomplete data")
     values = sorted({x for row in cells for x in row})
     index = {v: k for k, v in enumerate(values)}
@@ -287,14 +314,14 @@ def davies_fleiss_kappa(data: Any, *, undefined: float = UNDEFINED) -> Agreement
     p_c = p_cj.mean(axis=0)
     num = i * j ** 2 - (y ** 2).sum()
     den = i * (j * (j - 1) * (p_c * (1 - p_c)).sum() + ((p_cj - p_c) ** 2).sum())
-    observed = float(((y * (y - 1)).sum(axis=1) / (j * (j - 1))).mean()) if j > 1 else UNDEFINED
+    observed = float(((y * (y - 1)).sum(axis=1) / (j * (j - 1))).mean()) if j > 1 else None
     if j < 2 or den == 0:
-        _warn("Davies & Fleiss' kappa: needs two or more annotators and more than one category")
-        return Agreement("davies_fleiss_kappa", undefined, observed, UNDEFINED, i)
+        _warn("Davies & Fleiss' kappa: needs two or more annotators and more than one category", undefined)
+        return Agreement("davies_fleiss_kappa", undefined, observed, None, i)
     value = 1.0 - num / den
-    # kappa = (Ao - Ae) / (1 - Ae) with Ao the mean pairwise agreement: Ae follows from the value
-    expected = (observed - value) / (1.0 - value) if value != 1 else UNDEFINED
-    return Agreement("davies_fleiss_kappa", float(value), observed, float(expected), i)
+    # kappa = (Ao - Ae) / (1 - Ae) with Ao the mean pairwise agreement: Ae follows from the value (not when 1)
+    expected = float((observed - value) / (1.0 - value)) if value != 1 else None
+    return Agreement("davies_fleiss_kappa", float(value), observed, expected, i)
 
 
 def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_samples: int = 1000, seed: int = 0,
@@ -329,10 +356,7 @@ def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_sample
     """
     import dataclasses
 
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    _check_bootstrap(confidence, n_samples)
     if value_counts is None:
         value_counts, value_domain = reliability_counts(data)
     if coefficient is krippendorff_alpha:
@@ -340,13 +364,12 @@ def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_sample
     point = coefficient(value_counts=value_counts, **options)
     counts = np.ascontiguousarray(value_counts)
     units, q = counts.shape
-    undefined = options.get("undefined", UNDEFINED)
     alpha = coefficient is krippendorff_alpha and set(options) <= {"level", "value_domain", "undefined"}
     if alpha or (coefficient is fleiss_kappa and set(options) <= {"undefined"}):
         # units with the same counts are interchangeable: weights of distinct count rows ("patterns")
         patterns, frequency = np.unique(counts, axis=0, return_counts=True)
         block = block_size_for(2 * len(patterns) + 4 * q * q)
-        resample = {"frequency": frequency, "patterns": patterns, "undefined": undefined}
+        resample = {"frequency": frequency, "patterns": patterns}
         if alpha:
             level = options.get("level", "nominal")
             values = list(value_domain) if value_domain is not None else list(range(1, q + 1))
@@ -361,7 +384,7 @@ def with_bootstrap(data: Any, coefficient: Callable[..., Agreement], *, n_sample
     arr = np.concatenate(parts)
     ok = np.isfinite(arr)
     tail = (1 - confidence) / 2
-    low, high = (np.quantile(arr[ok], [tail, 1 - tail]).tolist() if ok.any() else [UNDEFINED, UNDEFINED])
+    low, high = np.quantile(arr[ok], [tail, 1 - tail]).tolist() if ok.any() else [None, None]
     ci = {"low": low, "high": high, "confidence": confidence, "n_samples": n_samples, "seed": seed,
           "n_undefined": int((~ok).sum())}
     return dataclasses.replace(point, ci=ci)
@@ -388,9 +411,9 @@ def pattern_draws(rng: np.random.Generator, size: int, frequency: np.ndarray) ->
     return rng.multinomial(units, frequency / units, size=size)
 
 
-def _alpha_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarray, d2: np.ndarray | None,
-                 undefined: float) -> np.ndarray:
-    """Krippendorff's alpha of one block of unit resamples; ``patterns``: the distinct count rows
+def _alpha_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarray,
+                 d2: np.ndarray | None) -> np.ndarray:
+    """Krippendorff's alpha of one block of unit resamples (NaN: undefined); ``patterns``: the distinct count rows
     (units x values), ``frequency``: how many units have each; ``d2`` None: ordinal."""
     q = patterns.shape[1]
     weights = pattern_draws(np.random.default_rng(seed), size, frequency).astype(float)
@@ -406,7 +429,7 @@ def _alpha_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarr
         do = (o * d2).sum(axis=(1, 2)) / total
         de = (n_c[:, :, None] * n_c[:, None, :] * d2).sum(axis=(1, 2)) / (total * (total - 1.0))
         value = 1.0 - do / de
-    return np.where((total >= 2) & (de != 0), value, undefined)
+    return np.where((total >= 2) & (de != 0), value, np.nan)
 
 
 def _coincidence_block(weights: np.ndarray, patterns: np.ndarray) -> np.ndarray:
@@ -443,9 +466,8 @@ def _coincidence_block(weights: np.ndarray, patterns: np.ndarray) -> np.ndarray:
     return o
 
 
-def _fleiss_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarray,
-                  undefined: float) -> np.ndarray:
-    """Fleiss' kappa of one block of unit resamples (``patterns``, ``frequency``: as for alpha)."""
+def _fleiss_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndarray) -> np.ndarray:
+    """Fleiss' kappa of one block of unit resamples (NaN: undefined; ``patterns``, ``frequency``: as for alpha)."""
     q = patterns.shape[1]
     weights = pattern_draws(np.random.default_rng(seed), size, frequency).astype(float)
     counts = patterns
@@ -464,27 +486,28 @@ def _fleiss_block(size: int, seed: Any, frequency: np.ndarray, patterns: np.ndar
         observed = (sums[:, :g] / (groups * (groups - 1.0))).sum(axis=1) / rated
         expected = ((sums[:, g + 2:] / ratings[:, None]) ** 2).sum(axis=1)
         value = (observed - expected) / (1.0 - expected)
-    return np.where((rated > 0) & (expected < 1.0), value, undefined)
+    return np.where((rated > 0) & (expected < 1.0), value, np.nan)
 
 
 def _coefficient_block(size: int, seed: Any, counts: np.ndarray, coefficient: Callable[..., Agreement],
                        options: dict[str, Any]) -> np.ndarray:
-    """Any ``coefficient(value_counts=...)`` of one block of unit resamples, one call per sample."""
+    """Any ``coefficient(value_counts=...)`` of one block of unit resamples, one call per sample (NaN: undefined)."""
     import warnings
 
     idx = unit_draws(np.random.default_rng(seed), size, counts.shape[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateAgreementWarning)
-        return np.array([float(coefficient(value_counts=counts[row], **options).value) for row in idx], dtype=float)
+        values = [coefficient(value_counts=counts[row], **options).value for row in idx]
+    return np.array([np.nan if v is None else float(v) for v in values], dtype=float)
 
 
 def _counts(data: Any, value_counts: np.ndarray | None) -> np.ndarray:
     if value_counts is not None:
         return np.asarray(value_counts)
     if data is None:
-        raise ValueError("give reliability data (annotators x units) or value_counts (units x values)")
+        raise ConfigError("give reliability data (annotators x units) or value_counts (units x values)")
     return reliability_counts(data)[0]
 
 
 __all__ = ["LEVELS", "coincidences", "davies_fleiss_kappa", "fleiss_kappa", "fleiss_kappa_per_category",
-           "krippendorff_alpha", "pattern_draws", "reliability_counts", "unit_draws", "with_bootstrap"]
+           "is_missing", "krippendorff_alpha", "pattern_draws", "reliability_counts", "unit_draws", "with_bootstrap"]

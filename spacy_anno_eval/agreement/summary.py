@@ -8,6 +8,13 @@ Two-annotator coefficients from a contingency table live in
 :mod:`spacy_anno_eval.agreement.reliability`. :func:`agreement_summary` computes
 all that apply and says why the others do not (``None`` and a warning).
 
+Undefined figures follow the package's one policy (:mod:`spacy_anno_eval.figures`):
+a coefficient that does not exist is ``None`` (``null`` in JSON) with an entry
+in ``warnings``; a ratio with a zero denominator (observed agreement without a
+pairable unit, the specific agreement of a category no pairable value takes)
+is 0.0 (``zero_division``), with an entry too. NaN in the input marks a
+missing value (the ``krippendorff`` convention); no output is NaN.
+
 Multi-annotator generalisations used by the summary (Artstein & Poesio 2008,
 section 3; Fleiss 1971):
 
@@ -33,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, UndefinedFigureWarning, where
+from ..figures import none_if_undefined, ratio
 from .coefficients import (
-    DegenerateAgreementWarning,
     bennett_s,
     cohen_kappa,
     confusion_matrix,
@@ -48,16 +55,11 @@ from .reliability import (
     davies_fleiss_kappa,
     fleiss_kappa,
     fleiss_kappa_per_category,
+    is_missing,
     krippendorff_alpha,
     reliability_counts,
     with_bootstrap,
 )
-
-
-def _plain(x: Any) -> Any:
-    """A float, or None for NaN (JSON has no NaN)."""
-    x = float(x)
-    return None if x != x else x
 
 
 def read_table(path: str | os.PathLike) -> tuple[list[str], list[list[Any]]]:
@@ -70,7 +72,13 @@ def read_table(path: str | os.PathLike) -> tuple[list[str], list[list[Any]]]:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such file")
-    text = p.read_text(encoding="utf-8-sig")
+    data = p.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise InputError(f"{where(str(p), line=line)}: not UTF-8 text ({err.reason} at byte {err.start}); save the "
+                         "table as UTF-8 CSV") from None
     rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
     if len(rows) < 2:
         raise InputError(f"{p}: needs a header row of annotator names and at least one unit row")
@@ -91,6 +99,29 @@ def read_table(path: str | os.PathLike) -> tuple[list[str], list[list[Any]]]:
     conv = (lambda c: float(c) if c else np.nan) if numeric else (lambda c: c if c else None)
     units = [[conv(c) for c in r] for r in cells]
     return names, [list(col) for col in zip(*units, strict=True)]
+
+
+def _pair(rows: list[list[Any]], names: list[str], i: int, j: int, values: list[Any],
+          resample: dict[str, Any] | None, out_warnings: list[str]) -> dict[str, Any]:
+    """The two-coder figures of annotators ``i`` and ``j`` on the units both valued (``resample``: the
+    bootstrap settings of :func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`, or None)."""
+    both = [(x, y) for x, y in zip(rows[i], rows[j], strict=True) if not is_missing(x) and not is_missing(y)]
+    entry: dict[str, Any] = {"a": names[i], "b": names[j], "n": len(both)}
+    if not both:
+        out_warnings.append(f"pair {names[i]}/{names[j]}: no unit valued by both")
+        return entry
+    table = confusion_matrix([x for x, _ in both], [y for _, y in both], categories=values)
+    figures = {}
+    for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi), ("bennett_s", bennett_s)):
+        if resample is not None:
+            result = table_bootstrap(table, coef, **resample)
+            entry[f"{key}_ci"] = result.ci
+        else:
+            result = coef(table)
+        figures[key] = result.value
+    entry.update(observed_agreement=float(observed_agreement(table)), **figures,
+                 specific_agreement={str(v): float(x) for v, x in zip(values, specific_agreement(table), strict=True)})
+    return entry
 
 
 def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] | None = None, *,
@@ -119,18 +150,22 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     names = list(annotators) if annotators else [f"a{i + 1}" for i in range(n_ann)]
     out_warnings: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DegenerateAgreementWarning)
+        warnings.simplefilter("always", UndefinedFigureWarning)
         counts, values = reliability_counts(rows)
         n_units = counts.shape[0]
         m = counts.sum(axis=1)
         pairable = m >= 2
         c = counts[pairable].astype(float)
         mp = m[pairable].astype(float)
-        ao = float(((c * (c - 1)).sum(axis=1) / (mp * (mp - 1))).mean()) if len(mp) else float("nan")
+        ao = float(((c * (c - 1)).sum(axis=1) / (mp * (mp - 1))).mean()) if len(mp) else 0.0
+        if not len(mp):
+            out_warnings.append("observed_agreement: no unit has two or more values; reported as zero_division = 0.0")
         q = len(values)
-        s = (ao - 1.0 / q) / (1.0 - 1.0 / q) if q > 1 and ao == ao else float("nan")
+        s = (ao - 1.0 / q) / (1.0 - 1.0 / q) if q > 1 and len(mp) else None
         if q <= 1:
             out_warnings.append("bennett_s: fewer than two categories")
+        elif not len(mp):
+            out_warnings.append("bennett_s: no unit has two or more values")
         if bootstrap:
             resample = {"n_samples": bootstrap, "seed": seed, "confidence": confidence, "value_counts": counts,
                         "value_domain": values, "client": client}
@@ -150,33 +185,16 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         else:
             out_warnings.append("per_category.fleiss_kappa: needs the same number of values on every unit")
         denom = (c * (mp[:, None] - 1)).sum(axis=0)
-        spec = np.where(denom > 0, (c * (c - 1)).sum(axis=0) / np.where(denom > 0, denom, 1), np.nan)
-        pairwise = []
-        kappas = []
-        for i, j in itertools.combinations(range(n_ann), 2):
-            both = [(x, y) for x, y in zip(rows[i], rows[j], strict=True) if not _missing(x) and not _missing(y)]
-            entry: dict[str, Any] = {"a": names[i], "b": names[j], "n": len(both)}
-            if both:
-                table = confusion_matrix([x for x, _ in both], [y for _, y in both], categories=values)
-                figures = {}
-                for key, coef in (("cohen_kappa", cohen_kappa), ("scott_pi", scott_pi), ("bennett_s", bennett_s)):
-                    if bootstrap:
-                        result = table_bootstrap(table, coef, n_samples=bootstrap, seed=seed, confidence=confidence,
-                                                 client=client, undefined=float("nan"))
-                        entry[f"{key}_ci"] = result.ci
-                    else:
-                        result = coef(table, undefined=float("nan"))
-                    figures[key] = result.value
-                entry.update(observed_agreement=_plain(observed_agreement(table)),
-                             **{key: _plain(v) for key, v in figures.items()},
-                             specific_agreement={str(v): _plain(x) for v, x in zip(values, specific_agreement(table),
-                                                                                   strict=True)})
-                kappas.append(figures["cohen_kappa"])
-            else:
-                out_warnings.append(f"pair {names[i]}/{names[j]}: no unit valued by both")
-            pairwise.append(entry)
-    out_warnings.extend(str(w.message) for w in caught if issubclass(w.category, DegenerateAgreementWarning))
-    finite = [k for k in kappas if k == k]
+        spec = ratio((c * (c - 1)).sum(axis=0), denom, 0.0)
+        if (denom == 0).any():
+            out_warnings.append(f"per_category.specific_agreement: {int((denom == 0).sum())} categories without a "
+                                f"pairable value; reported as zero_division = 0.0")
+        resample = {"n_samples": bootstrap, "seed": seed, "confidence": confidence, "client": client}
+        pairwise = [_pair(rows, names, i, j, values, resample if bootstrap else None, out_warnings)
+                    for i, j in itertools.combinations(range(n_ann), 2)]
+        kappas = [entry["cohen_kappa"] for entry in pairwise if "cohen_kappa" in entry]
+    out_warnings.extend(str(w.message) for w in caught if issubclass(w.category, UndefinedFigureWarning))
+    defined = [k for k in kappas if k is not None]
     return {
         "n_units": n_units,
         "n_annotators": n_ann,
@@ -184,28 +202,24 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         "level": level,
         "categories": [v if isinstance(v, str) else float(v) for v in values],
         "n_pairable_units": int(pairable.sum()),
-        "observed_agreement": _plain(ao),
-        "bennett_s": _plain(s),
-        "scott_pi": _plain(fk.value),
-        "cohen_kappa": _plain(np.mean(finite)) if finite else None,
+        "observed_agreement": ao,
+        "bennett_s": s,
+        "scott_pi": fk.value,
+        "cohen_kappa": float(np.mean(defined)) if defined else None,
         **({"cohen_kappa_ci": pairwise[0]["cohen_kappa_ci"]}
            if n_ann == 2 and pairwise and "cohen_kappa_ci" in pairwise[0] else {}),
-        "fleiss_kappa": _plain(fk.value),
+        "fleiss_kappa": fk.value,
         **({"fleiss_kappa_ci": fk.ci} if fk.ci else {}),
-        "davies_fleiss_kappa": _plain(dfk) if dfk is not None else None,
-        "krippendorff_alpha": {"value": _plain(alpha.value), "observed_disagreement": _plain(alpha.observed),
-                               "expected_disagreement": _plain(alpha.expected), "n_pairable_values": alpha.n,
+        "davies_fleiss_kappa": dfk,
+        "krippendorff_alpha": {"value": alpha.value, "observed_disagreement": alpha.observed,
+                               "expected_disagreement": alpha.expected, "n_pairable_values": alpha.n,
                                **({"ci": alpha.ci} if alpha.ci else {})},
-        "per_category": {str(v): {"specific_agreement": _plain(spec[k]),
-                                  "fleiss_kappa": _plain(per_fleiss[k]) if per_fleiss is not None else None}
+        "per_category": {str(v): {"specific_agreement": float(spec[k]),
+                                  "fleiss_kappa": none_if_undefined(per_fleiss[k]) if per_fleiss is not None else None}
                          for k, v in enumerate(values)},
         "pairwise": pairwise,
         "warnings": list(dict.fromkeys(out_warnings)),
     }
-
-
-def _missing(x: Any) -> bool:
-    return x is None or (isinstance(x, float) and x != x)
 
 
 __all__ = ["agreement_summary", "cohen_kappa", "davies_fleiss_kappa", "fleiss_kappa", "krippendorff_alpha",

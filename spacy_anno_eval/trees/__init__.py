@@ -1,0 +1,18 @@
+"""Treebank comparison: CoNLL-U reading, word / node / sentence level figures, per-sentence differences.
+
+:mod:`~.conllu` reads CoNLL-U files and spaCy parses into treebanks,
+:mod:`~.dependencies` compares two of them (Brants & Skut 1998, section 4)
+and :mod:`~.diff` turns the differences into rows and text.
+Imports are lazy: naming a function imports its module.
+"""
+
+from __future__ import annotations
+
+from ..lazy import lazy_package
+
+__getattr__, __dir__, __all__ = lazy_package(__name__, """
+    conllu: Sentence Treebank Word read_conllu treebank_from_docs
+    dependencies: ROOT_CATEGORY SPACY_IGNORE_LABELS TABLE4 SentenceResult TreeComparison compare_docs compare_files
+        compare_treebanks spacy_dep_scores tree_nodes universal_relation
+    diff: DIFF_COLUMNS EdgeDiff NodeDiff diff_rows format_ids render_diff write_diff
+""")

@@ -60,8 +60,16 @@ differs, and the nodes whose yield is in one tree only (``key_only``,
 ``response_only``), or whose yield is in both but which are headed by
 different words (``head_word``) or have a different DEPREL (``function``):
 4.1's "if Y exists: emit different labels if any; if Y does not exist: emit
-X", run both ways. :meth:`TreeComparison.render_diff` prints them,
-:meth:`TreeComparison.diff_rows` gives them as flat rows.
+X", run both ways. :mod:`spacy_anno_eval.trees.diff` turns them into rows
+and text (:meth:`TreeComparison.diff_rows`, :meth:`TreeComparison.render_diff`
+and :meth:`TreeComparison.write_diff` call it).
+
+Undefined figures follow the package's one policy
+(:mod:`spacy_anno_eval.figures`): a ratio whose denominator is 0 (the UAS of
+a relation only the response uses, a node precision without response nodes)
+is ``zero_division`` (default 0.0; ``compare_treebanks(...,
+zero_division=...)``), and :meth:`TreeComparison.to_dict` names them in one
+:class:`~spacy_anno_eval.errors.UndefinedFigureWarning`.
 
 spaCy. ``Scorer.score_deps`` scores sets of (word, head, label) triples and
 reports F-scores; the dependency parser's scorer (what ``nlp.evaluate``
@@ -86,12 +94,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, where
+from ..figures import check_zero_division, fbeta, ratio, warn_zero_division
 from .conllu import Sentence, Treebank, check_tree, read_conllu, treebank_from_docs
+from .diff import EdgeDiff, NodeDiff, diff_rows, render_diff, write_diff
 
 ROOT_CATEGORY = "ROOT"
 SPACY_IGNORE_LABELS = ("p", "punct")
-DIFF_COLUMNS = ("sentence", "sent_id", "kind", "status", "id", "form", "key_head", "response_head", "key_deprel",
-                "response_deprel", "yield", "key_word", "response_word")
 TABLE4 = ("1_parent_node", "1_parent_category", "2_grammatical_function", "3_identical_nodes",
           "4_identical_nodes_labels", "5_identical_nodes_functions", "6_identical_structure",
           "7_identical_annotation")
@@ -106,26 +114,37 @@ def universal_relation(deprel: str) -> str:
 # figures
 
 
-def _ratio(correct: int, total: int) -> float | None:
-    return correct / total if total else None
+class _Ratios:
+    """Ratios by the package's policy: ``zero_division`` where the denominator is 0, with the names of those
+    figures kept so that one warning can name them all (:func:`~spacy_anno_eval.figures.warn_zero_division`)."""
 
+    def __init__(self, zero_division: float) -> None:
+        self.zero_division = zero_division
+        self.undefined: list[str] = []
 
-def _prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
-    """Precision, recall and F as spaCy's ``PRFScore`` computes them (0.0 when undefined)."""
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    f = 2 * ((p * r) / (p + r)) if p + r else 0.0
-    return {"p": p, "r": r, "f": f}
+    def __call__(self, num: int, den: int, name: str) -> float:
+        if not den:
+            self.undefined.append(name)
+        return float(ratio(num, den, self.zero_division))
 
+    def prf(self, tp: int, n_pred: int, n_gold: int, name: str) -> dict[str, float]:
+        """P = tp / n_pred, R = tp / n_gold, F1 (:func:`~spacy_anno_eval.figures.fbeta`); spaCy's ``PRFScore``."""
+        p, r = self(tp, n_pred, f"{name} precision"), self(tp, n_gold, f"{name} recall")
+        f = fbeta(p, r, 1.0, undefined=not n_pred and not n_gold, zero_division=self.zero_division)
+        return {"p": p, "r": r, "f": float(f)}
 
-def _count(correct: int, total: int) -> dict[str, Any]:
-    return {"correct": correct, "total": total, "ratio": _ratio(correct, total)}
+    def count(self, correct: int, total: int, name: str) -> dict[str, Any]:
+        return {"correct": correct, "total": total, "ratio": self(correct, total, name)}
 
+    def nodes(self, identical: int, key: int, response: int, name: str) -> dict[str, Any]:
+        f = self(2 * identical, key + response, name)
+        return {"identical": identical, "key": key, "response": response,
+                "precision": self(identical, response, f"{name} precision"),
+                "recall": self(identical, key, f"{name} recall"), "f": f, "ratio": f}
 
-def _node_figures(identical: int, key: int, response: int) -> dict[str, Any]:
-    return {"identical": identical, "key": key, "response": response,
-            "precision": _ratio(identical, response), "recall": _ratio(identical, key),
-            "f": _ratio(2 * identical, key + response), "ratio": _ratio(2 * identical, key + response)}
+    def warn(self) -> None:
+        """One warning naming every figure that got ``zero_division``, for the caller's caller."""
+        warn_zero_division(self.undefined, self.zero_division, stacklevel=3)
 
 
 @dataclass
@@ -136,12 +155,13 @@ class _RelCounts:
     las: int = 0  # ... and the same relation in the response
     label: int = 0  # key words with this relation whose response relation is the same
 
-    def figures(self) -> dict[str, Any]:
-        attach = _prf(self.las, self.pred, self.gold)
-        label = _prf(self.label, self.pred, self.gold)
+    def figures(self, ratios: _Ratios, name: str) -> dict[str, Any]:
+        attach = ratios.prf(self.las, self.pred, self.gold, f"{name} attachment")
+        label = ratios.prf(self.label, self.pred, self.gold, f"{name} label")
         return {"count": self.gold, "predicted": self.pred, "head_correct": self.head, "las_correct": self.las,
-                "label_correct": self.label, "uas": _ratio(self.head, self.gold), "las": _ratio(self.las, self.gold),
-                "label_accuracy": _ratio(self.label, self.gold),
+                "label_correct": self.label, "uas": ratios(self.head, self.gold, f"{name} uas"),
+                "las": ratios(self.las, self.gold, f"{name} las"),
+                "label_accuracy": ratios(self.label, self.gold, f"{name} label_accuracy"),
                 "precision": attach["p"], "recall": attach["r"], "f": attach["f"],
                 "label_precision": label["p"], "label_recall": label["r"], "label_f": label["f"]}
 
@@ -154,58 +174,11 @@ class _ParentCounts:
     label: int = 0
     category: int = 0
 
-    def figures(self) -> dict[str, Any]:
-        return {"count": self.count, "uas": _ratio(self.head, self.count), "las": _ratio(self.las, self.count),
-                "label_accuracy": _ratio(self.label, self.count),
-                "parent_category": _ratio(self.category, self.count)}
-
-
-# ---------------------------------------------------------------------------
-# per-sentence differences
-
-
-@dataclass(frozen=True)
-class EdgeDiff:
-    """A word whose head or DEPREL differs (figure 6's marked edges). IDs are 1-based, head 0 = root."""
-
-    id: int
-    form: str
-    key_head: int
-    response_head: int
-    key_deprel: str
-    response_deprel: str
-
-    @property
-    def status(self) -> str:
-        """``head``, ``deprel`` or ``head+deprel``."""
-        parts = []
-        if self.key_head != self.response_head:
-            parts.append("head")
-        if self.key_deprel != self.response_deprel:
-            parts.append("deprel")
-        return "+".join(parts)
-
-
-@dataclass(frozen=True)
-class NodeDiff:
-    """A node (a yield) that is in one tree only, or in both with another head word or function.
-
-    ``ids`` is the yield (1-based word IDs, possibly discontinuous);
-    ``key_word`` / ``response_word`` the word heading the node in each tree
-    (``None`` where the tree has no node with this yield), ``key_deprel`` /
-    ``response_deprel`` that word's DEPREL (the node's function in its parent).
-    """
-
-    ids: tuple[int, ...]
-    status: str  # key_only, response_only, head_word, function
-    key_word: int | None
-    response_word: int | None
-    key_deprel: str | None
-    response_deprel: str | None
-
-    @property
-    def span(self) -> str:
-        return format_ids(self.ids)
+    def figures(self, ratios: _Ratios, name: str) -> dict[str, Any]:
+        return {"count": self.count, "uas": ratios(self.head, self.count, f"{name} uas"),
+                "las": ratios(self.las, self.count, f"{name} las"),
+                "label_accuracy": ratios(self.label, self.count, f"{name} label_accuracy"),
+                "parent_category": ratios(self.category, self.count, f"{name} parent_category")}
 
 
 @dataclass
@@ -235,32 +208,6 @@ class SentenceResult:
     @property
     def identical_annotation(self) -> bool:
         return self.las_correct == self.n_words
-
-    def yield_text(self, ids: Sequence[int], limit: int = 60) -> str:
-        """The words of a yield, ``…`` marking each gap."""
-        parts = []
-        for j, i in enumerate(ids):
-            if j and i != ids[j - 1] + 1:
-                parts.append("…")
-            parts.append(self.forms[i - 1])
-        text = " ".join(parts)
-        return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def format_ids(ids: Iterable[int]) -> str:
-    """``[1, 2, 3, 5]`` -> ``"1-3,5"``."""
-    out: list[str] = []
-    run: list[int] = []
-    for i in ids:
-        if run and i == run[-1] + 1:
-            run.append(i)
-            continue
-        if run:
-            out.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-        run = [i]
-    if run:
-        out.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-    return ",".join(out)
 
 
 def _mask_ids(mask: int) -> tuple[int, ...]:
@@ -331,6 +278,8 @@ class TreeComparison:
     nodes_functional: int = 0
     sentences: list[SentenceResult] = field(default_factory=list)
     spacy: dict[str, Any] = field(default_factory=dict)
+    #: the value of a ratio whose denominator is 0 (the package's policy; :mod:`spacy_anno_eval.figures`)
+    zero_division: float = 0.0
 
     # -- figures -------------------------------------------------------------
 
@@ -339,33 +288,40 @@ class TreeComparison:
         return len(self.sentences)
 
     @property
-    def uas(self) -> float | None:
+    def uas(self) -> float:
         """Same head (Table 4's (1) "ident. parent node")."""
-        return _ratio(self.head_correct, self.n_words)
+        return self._word_ratio(self.head_correct, "uas")
 
     @property
-    def las(self) -> float | None:
+    def las(self) -> float:
         """Same head and the same full DEPREL."""
-        return _ratio(self.las_correct, self.n_words)
+        return self._word_ratio(self.las_correct, "las")
 
     @property
-    def las_universal(self) -> float | None:
+    def las_universal(self) -> float:
         """Same head and the same universal relation (subtypes dropped), the CoNLL 2018 LAS."""
-        return _ratio(self.las_universal_correct, self.n_words)
+        return self._word_ratio(self.las_universal_correct, "las_universal")
 
     @property
-    def label_accuracy(self) -> float | None:
+    def label_accuracy(self) -> float:
         """Same full DEPREL (Table 4's (2) "ident. gram. func.")."""
-        return _ratio(self.label_correct, self.n_words)
+        return self._word_ratio(self.label_correct, "label_accuracy")
 
     @property
-    def label_accuracy_universal(self) -> float | None:
-        return _ratio(self.label_universal_correct, self.n_words)
+    def label_accuracy_universal(self) -> float:
+        return self._word_ratio(self.label_universal_correct, "label_accuracy_universal")
 
     @property
-    def parent_category(self) -> float | None:
+    def parent_category(self) -> float:
         """Same UPOS of the head (``ROOT`` for roots): 4.3's "correctly assigned parent categories"."""
-        return _ratio(self.parent_category_correct, self.n_words)
+        return self._word_ratio(self.parent_category_correct, "parent_category")
+
+    def _word_ratio(self, correct: int, name: str) -> float:
+        """``correct / n_words``; ``zero_division`` with a warning when there is no word."""
+        ratios = _Ratios(self.zero_division)
+        value = ratios(correct, self.n_words, name)
+        ratios.warn()
+        return value
 
     @property
     def identical_structure(self) -> int:
@@ -375,15 +331,20 @@ class TreeComparison:
     def identical_annotation(self) -> int:
         return sum(s.identical_annotation for s in self.sentences)
 
-    def table4(self) -> dict[str, float | None]:
+    def table4(self) -> dict[str, float]:
         """The seven levels of Brants and Skut's Table 4 (word 1-2, node 3-5, sentence 6-7) as ratios."""
+        ratios = _Ratios(self.zero_division)
+        values = self._table4(ratios)
+        ratios.warn()
+        return values
+
+    def _table4(self, ratios: _Ratios) -> dict[str, float]:
         n, k, r = self.n_words, self.nodes_key, self.nodes_response
         s = self.n_sentences
-        values = (_ratio(self.head_correct, n), _ratio(self.parent_category_correct, n), _ratio(self.label_correct, n),
-                  _ratio(2 * self.nodes_identical, k + r), _ratio(2 * self.nodes_labelled, k + r),
-                  _ratio(2 * self.nodes_functional, k + r), _ratio(self.identical_structure, s),
-                  _ratio(self.identical_annotation, s))
-        return dict(zip(TABLE4, values, strict=True))
+        parts = ((self.head_correct, n), (self.parent_category_correct, n), (self.label_correct, n),
+                 (2 * self.nodes_identical, k + r), (2 * self.nodes_labelled, k + r),
+                 (2 * self.nodes_functional, k + r), (self.identical_structure, s), (self.identical_annotation, s))
+        return {name: ratios(num, den, f"table4 {name}") for name, (num, den) in zip(TABLE4, parts, strict=True)}
 
     def to_dict(self) -> dict[str, Any]:
         """Every figure, JSON-ready.
@@ -401,12 +362,13 @@ class TreeComparison:
         """
         n = self.n_words
         s = self.n_sentences
-        word = {"uas": _count(self.head_correct, n), "las": _count(self.las_correct, n),
-                "las_universal": _count(self.las_universal_correct, n), "label_accuracy": _count(self.label_correct, n),
-                "label_accuracy_universal": _count(self.label_universal_correct, n),
-                "parent_category": _count(self.parent_category_correct, n)}
+        ratios = _Ratios(self.zero_division)
+        word = {name: ratios.count(correct, n, f"word {name}") for name, correct in (
+            ("uas", self.head_correct), ("las", self.las_correct), ("las_universal", self.las_universal_correct),
+            ("label_accuracy", self.label_correct), ("label_accuracy_universal", self.label_universal_correct),
+            ("parent_category", self.parent_category_correct))}
         k, r = self.nodes_key, self.nodes_response
-        return {
+        out = {
             "key": self.key_source,
             "response": self.response_source,
             "n_sentences": s,
@@ -417,55 +379,27 @@ class TreeComparison:
             "label_accuracy": word["label_accuracy"]["ratio"],
             "label_accuracy_universal": word["label_accuracy_universal"]["ratio"],
             "word": word,
-            "per_relation": {d: c.figures() for d, c in sorted(self.per_relation.items())},
-            "per_relation_universal": {d: c.figures() for d, c in sorted(self.per_relation_universal.items())},
-            "per_parent_upos": {u: c.figures() for u, c in sorted(self.per_parent_upos.items())},
-            "node": {"identical_yields": _node_figures(self.nodes_identical, k, r),
-                     "labelled": _node_figures(self.nodes_labelled, k, r),
-                     "functional": _node_figures(self.nodes_functional, k, r)},
-            "sentence": {"identical_structure": {"count": self.identical_structure, "total": s,
-                                                 "ratio": _ratio(self.identical_structure, s)},
-                         "identical_annotation": {"count": self.identical_annotation, "total": s,
-                                                  "ratio": _ratio(self.identical_annotation, s)}},
-            "table4": self.table4(),
+            "per_relation": {d: c.figures(ratios, f"per_relation {d!r}") for d, c in sorted(self.per_relation.items())},
+            "per_relation_universal": {d: c.figures(ratios, f"per_relation_universal {d!r}")
+                                       for d, c in sorted(self.per_relation_universal.items())},
+            "per_parent_upos": {u: c.figures(ratios, f"per_parent_upos {u!r}")
+                                for u, c in sorted(self.per_parent_upos.items())},
+            "node": {name: ratios.nodes(identical, k, r, f"node {name}") for name, identical in (
+                ("identical_yields", self.nodes_identical), ("labelled", self.nodes_labelled),
+                ("functional", self.nodes_functional))},
+            "sentence": {name: {"count": count, "total": s, "ratio": ratios(count, s, f"sentence {name}")}
+                         for name, count in (("identical_structure", self.identical_structure),
+                                             ("identical_annotation", self.identical_annotation))},
+            "table4": self._table4(ratios),
             "spacy": self.spacy,
             "n_differing_sentences": sum(1 for x in self.sentences if x.edges or x.nodes),
+            "zero_division": self.zero_division,
         }
+        ratios.warn()
+        return out
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    # -- differences ---------------------------------------------------------
-
-    def diff_rows(self, nodes: bool = True) -> list[dict[str, Any]]:
-        """The differences as flat rows with the columns :data:`DIFF_COLUMNS`, for JSON lines or TSV.
-
-        ``sentence`` is the 1-based position, ``sent_id`` the key's id.
-        ``kind="edge"`` rows: one per word whose head or DEPREL differs;
-        ``id`` / ``form`` the word, ``key_head`` / ``response_head`` its head
-        IDs (0 = root), ``key_deprel`` / ``response_deprel`` its DEPRELs,
-        ``status`` ``head``, ``deprel`` or ``head+deprel``. ``kind="node"``
-        rows: ``yield`` the node's word IDs (``"2-3,5"``), ``form`` its
-        words (``…`` at gaps), ``key_word`` / ``response_word`` the word
-        heading it in each tree (``None`` where absent), ``key_deprel`` /
-        ``response_deprel`` that word's DEPREL, ``status`` ``key_only``,
-        ``response_only``, ``head_word`` or ``function``.
-        """
-        rows = []
-        for s in self.sentences:
-            for e in s.edges:
-                rows.append({"sentence": s.index + 1, "sent_id": s.sent_id, "kind": "edge", "status": e.status,
-                             "id": e.id, "form": e.form, "key_head": e.key_head, "response_head": e.response_head,
-                             "key_deprel": e.key_deprel, "response_deprel": e.response_deprel, "yield": None,
-                             "key_word": None, "response_word": None})
-            if nodes:
-                for d in s.nodes:
-                    rows.append({"sentence": s.index + 1, "sent_id": s.sent_id, "kind": "node", "status": d.status,
-                                 "id": None, "form": s.yield_text(d.ids, limit=10**9), "key_head": None,
-                                 "response_head": None, "key_deprel": d.key_deprel,
-                                 "response_deprel": d.response_deprel, "yield": d.span, "key_word": d.key_word,
-                                 "response_word": d.response_word})
-        return rows
 
     def sentence_rows(self) -> list[dict[str, Any]]:
         """One row per sentence: words, head / LAS counts, node counts, identical structure / annotation."""
@@ -475,70 +409,19 @@ class TreeComparison:
                  "identical_annotation": s.identical_annotation, "edge_differences": len(s.edges),
                  "node_differences": len(s.nodes)} for s in self.sentences]
 
-    def render_diff(self, *, nodes: bool = True, max_sentences: int | None = None, max_form: int = 20) -> str:
-        """The differences as text, sentence by sentence (only sentences that differ).
+    # -- differences (rows and text: spacy_anno_eval.trees.diff) -------------
 
-        Each sentence: ``# sentence i/n  sent_id = X  UAS a/n  LAS b/n``,
-        ``# text = ...``, then one line per differing word
-        (``3 dog  head 2→4  nsubj→obj``; an arrow marks each key→response
-        difference, an unchanged value stands alone), then one line per
-        differing node (``node 2-3,5  key only  head word 3 dog, nsubj  "big dog … into"``).
-        """
-        lines = [f"# differences {self.key_source} → {self.response_source} (key→response; word IDs from 1, "
-                 f"head 0 = root)"]
-        shown = 0
-        total = len(self.sentences)
-        for s in self.sentences:
-            if not (s.edges or (nodes and s.nodes)):
-                continue
-            if max_sentences is not None and shown >= max_sentences:
-                rest = sum(1 for x in self.sentences[s.index:] if x.edges or (nodes and x.nodes))
-                lines += ["", f"# ... {rest} more differing sentences"]
-                break
-            shown += 1
-            lines += ["", f"# sentence {s.index + 1}/{total}  sent_id = {s.sent_id}  UAS {s.head_correct}/"
-                          f"{s.n_words}  LAS {s.las_correct}/{s.n_words}", f"# text = {s.text}"]
-            idw = len(str(s.n_words))
-            formw = min(max_form, max((len(e.form) for e in s.edges), default=1))
-            heads = [_arrow(e.key_head, e.response_head) for e in s.edges]
-            headw = max((len(h) for h in heads), default=1)
-            for e, h in zip(s.edges, heads, strict=True):
-                form = e.form if len(e.form) <= formw else e.form[: formw - 1] + "…"
-                lines.append(f"  {e.id:>{idw}} {form:<{formw}}  head {h:<{headw}}  "
-                             f"{_arrow(e.key_deprel, e.response_deprel)}")
-            if nodes and s.nodes:
-                spanw = max(len(d.span) for d in s.nodes)
-                for d in s.nodes:
-                    lines.append(f"  node {d.span:<{spanw}}  {_node_text(s, d)}  \"{s.yield_text(d.ids)}\"")
-        if shown == 0:
-            lines += ["", "# no differences"]
-        return "\n".join(lines) + "\n"
+    def diff_rows(self, nodes: bool = True) -> list[dict[str, Any]]:
+        """The differences as flat rows (:func:`spacy_anno_eval.trees.diff.diff_rows`)."""
+        return diff_rows(self, nodes)
+
+    def render_diff(self, *, nodes: bool = True, max_sentences: int | None = None, max_form: int = 20) -> str:
+        """The differences as text, sentence by sentence (:func:`spacy_anno_eval.trees.diff.render_diff`)."""
+        return render_diff(self, nodes=nodes, max_sentences=max_sentences, max_form=max_form)
 
     def write_diff(self, path: str | os.PathLike, nodes: bool = True) -> Path:
-        """Write :meth:`diff_rows` atomically: JSON lines for ``.jsonl``, else TSV with a header."""
-        from ..files import write_rows
-
-        return write_rows(path, self.diff_rows(nodes=nodes), DIFF_COLUMNS)
-
-
-def _arrow(key: Any, response: Any) -> str:
-    return str(key) if key == response else f"{key}→{response}"
-
-
-def _word(s: SentenceResult, i: int | None) -> str:
-    return f"{i} {s.forms[i - 1]}" if i else "-"
-
-
-def _node_text(s: SentenceResult, d: NodeDiff) -> str:
-    if d.status == "key_only":
-        return f"key only       head word {_word(s, d.key_word)}, {d.key_deprel}"
-    if d.status == "response_only":
-        return f"response only  head word {_word(s, d.response_word)}, {d.response_deprel}"
-    if d.status == "head_word":
-        return (f"head word      {_word(s, d.key_word)}→{_word(s, d.response_word)}, "
-                f"{_arrow(d.key_deprel, d.response_deprel)}")
-    return f"function       {_arrow(d.key_deprel, d.response_deprel)} (head word {_word(s, d.key_word)})"
-
+        """Write the difference rows as JSON lines or TSV (:func:`spacy_anno_eval.trees.diff.write_diff`)."""
+        return write_diff(self, path, nodes)
 
 def _check_same_words(key: Treebank, response: Treebank) -> None:
     """Identical tokenization: as many sentences, and the same words in each; else name the first difference."""
@@ -579,7 +462,7 @@ def _check_same_words(key: Treebank, response: Treebank) -> None:
         raise InputError(msg + ". Trees are compared only over identical tokenization")
     if i is not None:
         raise InputError(f"different words in {describe(i)}. Trees are compared only over identical "
-                                 f"tokenization")
+                         f"tokenization")
 
 
 def _label_key(deprel: str) -> str:
@@ -598,7 +481,9 @@ def spacy_dep_scores(key: Treebank, response: Treebank, ignore_labels: Iterable[
     reported. UAS uses (word, head) pairs of the same filtered triples. So
     a word that is ``punct`` on one side only counts against precision or
     recall. Tokenization must be identical (checked by the caller).
-    Returns ``None`` scores when no key triple is left, as spaCy does.
+    Returns ``None`` scores when neither side has a triple left, as spaCy
+    does (nothing to score); a ratio with a zero denominator is 0.0, as
+    spaCy's ``PRFScore`` gives it, whatever ``zero_division`` says.
     """
     ignore = set(ignore_labels)
     u_tp = u_pred = u_gold = 0
@@ -631,21 +516,24 @@ def spacy_dep_scores(key: Treebank, response: Treebank, ignore_labels: Iterable[
                 c[0] += 1
     if not u_gold and not u_pred:
         return {"ignore_labels": sorted(ignore), "dep_uas": None, "dep_las": None, "dep_las_per_type": None}
-    return {"ignore_labels": sorted(ignore), "dep_uas": _prf(u_tp, u_pred, u_gold)["f"],
-            "dep_las": _prf(l_tp, l_pred, l_gold)["f"],
-            "dep_las_per_type": {d: _prf(*c) for d, c in sorted(per_type.items())},
+    spacy_prf = _Ratios(0.0).prf  # PRFScore: 0.0 where undefined, silently
+    return {"ignore_labels": sorted(ignore), "dep_uas": spacy_prf(u_tp, u_pred, u_gold, "uas")["f"],
+            "dep_las": spacy_prf(l_tp, l_pred, l_gold, "las")["f"],
+            "dep_las_per_type": {d: spacy_prf(*c, d) for d, c in sorted(per_type.items())},
             "counts": {"uas": {"tp": u_tp, "predicted": u_pred, "gold": u_gold},
                        "las": {"tp": l_tp, "predicted": l_pred, "gold": l_gold}}}
 
 
-def compare_treebanks(key: Treebank, response: Treebank, *,
-                      spacy_ignore_labels: Iterable[str] = SPACY_IGNORE_LABELS) -> TreeComparison:
+def compare_treebanks(key: Treebank, response: Treebank, *, spacy_ignore_labels: Iterable[str] = SPACY_IGNORE_LABELS,
+                      zero_division: float = 0.0) -> TreeComparison:
     """Compare ``response`` with ``key`` (same sentences, same words) at word, node and sentence level.
 
     Raise :class:`InputError` when the tokenization differs (naming
     the first sentence that differs), when a tree is not acyclic or when
-    there is no word at all.
+    there is no word at all. ``zero_division``: the value of a ratio whose
+    denominator is 0 (a number in [0, 1]; the package's policy).
     """
+    zero_division = check_zero_division(zero_division)
     _check_same_words(key, response)
     if key.n_words == 0:
         raise InputError(f"nothing to compare: the key ({key.source}) has no words")
@@ -653,7 +541,7 @@ def compare_treebanks(key: Treebank, response: Treebank, *,
         if not tb.metadata.get("checked"):  # built by hand: not checked by a reader
             for s in tb.sentences:
                 check_tree(s, tb.source)
-    result = TreeComparison(key_source=key.source, response_source=response.source)
+    result = TreeComparison(key_source=key.source, response_source=response.source, zero_division=zero_division)
     rel, rel_u, par = result.per_relation, result.per_relation_universal, result.per_parent_upos
     for index, (a, b) in enumerate(zip(key.sentences, response.sentences, strict=True)):
         sr = _compare_sentence(index, a, b, result, rel, rel_u, par)
@@ -743,6 +631,5 @@ def compare_docs(key_docs: Iterable[Any], response_docs: Iterable[Any], **option
                              treebank_from_docs(response_docs, source="response docs"), **options)
 
 
-__all__ = ["DIFF_COLUMNS", "ROOT_CATEGORY", "SPACY_IGNORE_LABELS", "TABLE4", "EdgeDiff", "NodeDiff",
-           "SentenceResult", "TreeComparison", "compare_docs", "compare_files", "compare_treebanks", "format_ids",
-           "spacy_dep_scores", "tree_nodes", "universal_relation"]
+__all__ = ["ROOT_CATEGORY", "SPACY_IGNORE_LABELS", "TABLE4", "SentenceResult", "TreeComparison", "compare_docs",
+           "compare_files", "compare_treebanks", "spacy_dep_scores", "tree_nodes", "universal_relation"]

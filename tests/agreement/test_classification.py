@@ -12,7 +12,7 @@ from spacy_anno_eval import evaluate
 from spacy_anno_eval.agreement.classification import NO_VALUE, classification_table
 from spacy_anno_eval.agreement.coefficients import DegenerateAgreementWarning
 from spacy_anno_eval.annotations.table import Corpus, SpanTableBuilder
-from spacy_anno_eval.errors import FeatureTypeWarning
+from spacy_anno_eval.errors import ConfigError, FeatureTypeWarning, InputError
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo"
 KEYS = {"type", "feature", "categories", "matrix", "n", "observed_agreement", "cohen_kappa", "scott_pi",
@@ -78,18 +78,22 @@ RESPONSE = _corpus([TEXT], [[(0, 4, "X", {"kb_id": "Q1"}), (5, 9, "X", {"kb_id":
 
 
 def _check_feature_table(out):
-    # "5" (str) and 5 (int) differ, as in GATE; the annotation without kb_id is "<none>";
-    # Y is another type and the partial pair 25-29 / 25-28 is not coextensive
-    assert out["categories"] == ["5", "5 (int)", "Q1", "Q2", "Q3", NO_VALUE]
+    # "5" (str) and 5 (int) are one category, as in GATE's classification tables (10.3.6); the annotation
+    # without kb_id is "<none>"; Y is another type and the partial pair 25-29 / 25-28 is not coextensive
+    assert out["categories"] == ["5", "Q1", "Q2", "Q3", NO_VALUE]
     m = np.array(out["matrix"])
     cats = out["categories"]
     assert m.sum() == out["n"] == 4
-    assert m[cats.index("5"), cats.index("5 (int)")] == 1
+    assert m[cats.index("5"), cats.index("5")] == 1
     assert m[cats.index("Q1"), cats.index("Q1")] == 1
     assert m[cats.index("Q2"), cats.index("Q1")] == 1
     assert m[cats.index(NO_VALUE), cats.index("Q3")] == 1
-    assert out["observed_agreement"] == pytest.approx(0.25)
+    assert out["observed_agreement"] == pytest.approx(0.5)  # 0.25 while "5" and 5 were two categories
     assert out["specific_agreement"]["Q1"] == pytest.approx(2 / 3)
+    assert out["specific_agreement"]["5"] == pytest.approx(1.0)
+    # Cohen: pA (.25, .25, .25, 0, .25), pB (.25, .5, 0, .25, 0) -> Ae = .1875; Scott: pooled -> Ae = .25
+    assert out["cohen_kappa"] == pytest.approx((0.5 - 0.1875) / 0.8125)
+    assert out["scott_pi"] == pytest.approx(1 / 3)
 
 
 def test_feature_categories_without_significant_features():
@@ -106,25 +110,25 @@ def test_feature_categories_with_significant_features_count_incorrect_pairs():
     _check_feature_table(classification_table(ev, "X", "kb_id"))
 
 
-def test_single_category_warns_and_stays_finite():
+def test_single_category_warns_and_is_none():
     ev = evaluate(KEY, RESPONSE)
     with pytest.warns(DegenerateAgreementWarning):
         out = classification_table(ev, "Y", "label")
     assert out["matrix"] == [[1]] and out["categories"] == ["Y"]
     assert out["observed_agreement"] == 1.0
-    assert out["cohen_kappa"] == 0.0 and out["scott_pi"] == 0.0
-    json.dumps(out, allow_nan=False)
+    assert out["cohen_kappa"] is None and out["scott_pi"] is None  # Ae = 1: kappa and pi do not exist
+    assert '"cohen_kappa": null' in json.dumps(out, allow_nan=False)
 
 
 def test_errors_say_what_to_do(demo):
-    with pytest.raises(ValueError, match=r"unknown annotation type 'DATE'.*LOC, MISC, ORG, PER"):
+    with pytest.raises(InputError, match=r"unknown annotation type 'DATE'.*LOC, MISC, ORG, PER"):
         classification_table(demo, "DATE", "label")
-    with pytest.raises(ValueError, match=r"no annotation carries the feature 'kb_id'.*--features kb_id"):
+    with pytest.raises(InputError, match=r"no annotation carries the feature 'kb_id'.*--features kb_id"):
         classification_table(demo, "ORG", "kb_id")
     merged = demo.merge(demo)
-    with pytest.raises(ValueError, match="keeps no pairs"):
+    with pytest.raises(ConfigError, match="keeps no pairs"):
         classification_table(merged, "ORG", "label")
     text = "aaaa bbbb"
     only_partial = evaluate(_corpus([text], [[(0, 4, "X", None)]]), _corpus([text], [[(0, 3, "X", None)]]))
-    with pytest.raises(ValueError, match="no coextensive key/response pairs of type 'X'"):
+    with pytest.raises(InputError, match="no coextensive key/response pairs of type 'X'"):
         classification_table(only_partial, "X", "label")

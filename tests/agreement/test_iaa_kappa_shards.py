@@ -216,8 +216,8 @@ def test_pairwise_f_shards_give_positional_ids_their_global_number(corpora):
 
 def test_per_document_stacks_in_batches_give_the_same_figures(corpora, monkeypatch):
     """Per-document tables are stacked a batch of documents at a time; one document per batch changes nothing."""
-    import spacy_anno_eval.agreement.iaa as iaa
+    import spacy_anno_eval.agreement.classification as classification
 
     whole = _dump(pairwise_kappa(corpora["whole"], SETS, types="*;LOC->kb_id"))
-    monkeypatch.setattr(iaa, "STACK_CELLS", 1)
+    monkeypatch.setattr(classification, "STACK_CELLS", 1)
     assert _dump(pairwise_kappa(corpora["glob7"], SETS, types="*;LOC->kb_id", shards=True)) == whole

@@ -8,6 +8,7 @@ installed: the ``krippendorff`` package, statsmodels' ``fleiss_kappa``, NLTK's
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -21,6 +22,7 @@ from spacy_anno_eval.agreement.reliability import (
     krippendorff_alpha,
     reliability_counts,
 )
+from spacy_anno_eval.errors import UndefinedFigureWarning
 
 N = np.nan
 # REFERENCE 1.1: Krippendorff (2011), 4 observers x 12 units
@@ -95,14 +97,19 @@ def test_two_annotators_reduce_to_cohen_and_scott():
     assert round(krippendorff_alpha(data).value, 4) == 0.3440
 
 
-def test_degenerate_inputs_warn_and_return_the_documented_value():
-    with pytest.warns(DegenerateAgreementWarning, match="pairable"):
+def test_degenerate_inputs_warn_and_return_none():
+    """Coefficients that do not exist are None (was NaN), their parts too; NaN in the input stays 'missing'."""
+    with pytest.warns(DegenerateAgreementWarning, match="pairable.*reported as None"):
         result = krippendorff_alpha([[1, N, 2], [N, 3, N]])
-    assert np.isnan(result.value) and result.n == 0
+    assert (result.value, result.observed, result.expected, result.n) == (None, None, None, 0)
     with pytest.warns(DegenerateAgreementWarning, match="expected disagreement is 0"):
         assert krippendorff_alpha([[1, 1], [1, 1]], undefined=1.0).value == 1.0
     with pytest.warns(DegenerateAgreementWarning, match="one category"):
-        assert np.isnan(fleiss_kappa([["a", "a"], ["a", "a"]]).value)
+        assert fleiss_kappa([["a", "a"], ["a", "a"]]).value is None
+    with pytest.warns(DegenerateAgreementWarning, match="two or more annotators"):
+        assert davies_fleiss_kappa([["a", "a", "a"]]).value is None
+    with pytest.warns(UndefinedFigureWarning, match="no unit has two"):  # the parent class catches it too
+        assert fleiss_kappa([[1, N], [N, 2]]).value is None
     with pytest.raises(ValueError, match="no missing values"):
         davies_fleiss_kappa([[1, None], [1, 2]])
     with pytest.raises(ValueError, match="numeric values"):
@@ -253,3 +260,21 @@ def test_cli_bootstrap_interval(tmp_path):
     assert alpha["ci"]["low"] < alpha["value"] <= alpha["ci"]["high"]
     bad = CliRunner().invoke(app, ["agreement", str(table), "--bootstrap", "-1"])
     assert bad.exit_code == 2
+
+
+def test_summary_of_degenerate_data_is_json_without_nan():
+    """One category: kappa, pi, S, alpha do not exist (None, null in JSON), each with a warnings entry."""
+    from spacy_anno_eval.agreement.summary import agreement_summary
+
+    out = agreement_summary([["a", "a", "a"], ["a", "a", "a"]])
+    text = json.dumps(out, allow_nan=False)  # raises on NaN
+    assert json.loads(text) == out
+    assert out["observed_agreement"] == 1.0
+    for key in ("bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa", "davies_fleiss_kappa"):
+        assert out[key] is None, key
+    assert out["krippendorff_alpha"]["value"] is None
+    assert any("Ae = 1" in w for w in out["warnings"]) and any("bennett_s" in w for w in out["warnings"])
+    # no unit with two values: observed agreement is a ratio without denominator -> zero_division (was null)
+    lone = agreement_summary([[1, N], [N, 2]])
+    assert lone["observed_agreement"] == 0.0 and lone["bennett_s"] is None
+    assert all(c["specific_agreement"] == 0.0 for c in lone["per_category"].values())

@@ -21,6 +21,7 @@ from spacy_anno_eval.agreement.coefficients import (
     scott_pi,
     specific_agreement,
 )
+from spacy_anno_eval.errors import ConfigError, UndefinedFigureWarning
 
 # REFERENCE.md 2.1: Artstein & Poesio (2008: p.558), rows coder A, columns coder B (STAT, IReq)
 AP2008 = [[20, 10], [20, 50]]
@@ -189,47 +190,58 @@ def _no_nan(*values):
     return all(np.isfinite(v).all() for v in values)
 
 
-def test_empty_table_gives_documented_value_with_warning():
+def test_empty_table_gives_none_with_warning():
+    """A coefficient of an empty table does not exist: None (was 0.0), null in JSON; Ao is a ratio: zero_division."""
     for fn in (bennett_s, scott_pi, cohen_kappa):
-        with pytest.warns(DegenerateAgreementWarning, match="empty"):
+        with pytest.warns(DegenerateAgreementWarning, match="empty.*reported as None"):
             r = fn([[0, 0], [0, 0]])
-        assert (r.value, r.observed, r.expected, r.n) == (0.0, 0.0, 0.0, 0)
+        assert (r.value, r.observed, r.expected, r.n) == (None, None, None, 0)
+        assert json.loads(json.dumps(r.to_dict(), allow_nan=False))["value"] is None
+        assert np.isnan(float(r))
     with pytest.warns(DegenerateAgreementWarning, match="empty"):
         assert observed_agreement(np.zeros((0, 0))) == 0.0
+    with pytest.warns(UndefinedFigureWarning, match="zero_division = 1.0"):  # the parent class catches it too
+        assert observed_agreement([[0, 0], [0, 0]], zero_division=1.0) == 1.0
     with pytest.warns(DegenerateAgreementWarning):
         r = cohen_kappa(confusion_matrix([], []))
-    assert r.value == 0.0
+    assert r.value is None
     with pytest.warns(DegenerateAgreementWarning):
         assert np.isnan(cohen_kappa([[0, 0], [0, 0]], undefined=float("nan")).value)
+    with pytest.raises(ConfigError, match="zero_division"):
+        observed_agreement(AP2008, zero_division=float("nan"))
 
 
-def test_single_category_gives_documented_value_with_warning():
+def test_single_category_gives_none_with_warning():
+    """kappa / pi with one category (Ae = 1) do not exist: None (was 0.0); Ao and Ae are still given."""
     for table in ([[7]], [[7, 0], [0, 0]]):
         for fn in (scott_pi, cohen_kappa):
             with pytest.warns(DegenerateAgreementWarning, match="Ae = 1"):
                 r = fn(table)
-            assert (r.value, r.observed, r.expected, r.n) == (0.0, 1.0, 1.0, 7)
+            assert (r.value, r.observed, r.expected, r.n) == (None, 1.0, 1.0, 7)
     with pytest.warns(DegenerateAgreementWarning, match="Ae = 1"):
-        assert bennett_s([[7]]).value == 0.0
+        assert bennett_s([[7]]).value is None
     # S counts the unused category, so it is defined (Ae = 1/2) where kappa is not
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert bennett_s([[7, 0], [0, 0]]).value == pytest.approx(1.0)
     for weights in ("linear", "quadratic"):
         with pytest.warns(DegenerateAgreementWarning, match="Ae = 1"):
-            assert cohen_kappa([[7, 0], [0, 0]], weights).value == 0.0
+            assert cohen_kappa([[7, 0], [0, 0]], weights).value is None
     with pytest.warns(DegenerateAgreementWarning):
         assert cohen_kappa([[7]], undefined=1.0).value == 1.0
 
 
 def test_degenerate_tables_in_a_stack_only_affect_their_own_entry():
+    """In a stack (float arrays) an undefined entry is NaN (was 0.0); to_dict turns it into None."""
     stack = np.array([AP2008, [[5, 0], [0, 0]], [[0, 0], [0, 0]]])
     with pytest.warns(DegenerateAgreementWarning):
         r = cohen_kappa(stack)
-    assert _no_nan(r.value, r.observed, r.expected)
+    assert _no_nan(r.value[0], r.observed[:2], r.expected[:2])
     assert r.value[0] == pytest.approx(cohen_kappa(AP2008).value)
-    np.testing.assert_array_equal(r.value[1:], [0.0, 0.0])
+    assert np.isnan(r.value[1:]).all() and np.isnan(r.observed[2]) and np.isnan(r.expected[2])
     np.testing.assert_array_equal(r.n, [100, 5, 0])
+    d = r.to_dict()
+    assert d["value"][1:] == [None, None] and d["observed"][2] is None and d["observed"][1] == 1.0
 
 
 def test_specific_agreement_of_an_unused_category_is_documented():
@@ -297,3 +309,13 @@ def test_agreement_summary_bootstrap_gives_pairwise_intervals():
         assert ci["low"] <= pair[key] <= ci["high"] and ci["n_samples"] == 300
     assert out["cohen_kappa_ci"] == pair["cohen_kappa_ci"]
     assert "cohen_kappa_ci" not in agreement_summary(data)
+
+
+def test_a_table_that_is_not_utf8_names_the_file_and_line(tmp_path):
+    from spacy_anno_eval.agreement.summary import read_table
+    from spacy_anno_eval.errors import InputError
+
+    path = tmp_path / "ratings.csv"
+    path.write_bytes("a,b\n1,2\nx\xe9,1\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"ratings.csv, line 3: not UTF-8 text .* save the table as UTF-8"):
+        read_table(path)

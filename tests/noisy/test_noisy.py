@@ -1,10 +1,14 @@
-"""Noisy-text NER evaluation (spacy_anno_eval.noisy.evaluate) against nerval.
+"""Noisy-text NER evaluation (spacy_anno_eval.noisy) against nerval.
 
 REFERENCE.md 5.7 (teklia-nerval 0.3.3 on the nerval_examples files, thresholds 0.30 and
 0.25, the edlib alignment of nerval's tests, the character tags of nerval's README), then
 seeded differential tests against teklia-nerval itself on random noisy corpora (its
 parser's character labels, edlib's aligned strings, and its scores per type), the spaCy
 Doc path, the scorer and the error messages.
+
+Undefined figures follow the package's policy, not nerval's: where nerval prints None
+for P, R or F1 (a zero denominator) we give zero_division (0.0 by default) and one
+UndefinedFigureWarning; counts of a type absent from one side stay None, as in nerval.
 """
 
 from __future__ import annotations
@@ -16,21 +20,21 @@ import math
 import random
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
-from spacy_anno_eval.errors import InputError
-from spacy_anno_eval.noisy.evaluate import (
+from spacy_anno_eval.errors import ConfigError, InputError, UndefinedFigureWarning
+from spacy_anno_eval.noisy import (
     align_char_tags,
     char_tags_from_spans,
     evaluate_docs,
     evaluate_files,
-    make_noisy_spans_scorer,
     parse_bio,
     read_bio,
-    score_noisy_examples,
 )
+from spacy_anno_eval.pipeline.noisy_scorer import make_noisy_spans_scorer, score_noisy_examples
 from tests.conftest import shared_file
 
 # ---------------------------------------------------------------------------
@@ -49,9 +53,9 @@ THIRD = 1 / 3
 NERVAL_ROWS = {
     "ALL": row(3, 1, 3, THIRD, THIRD, THIRD),
     "PER": row(1, 1, 1, 1.0, 1.0, 1.0),
-    "LOC": row(None, 0, 1, None, 0.0, None),
+    "LOC": row(None, 0, 1, 0.0, 0.0, 0.0),  # nerval: P None, F1 None (no LOC predicted)
     "DAT": row(1, 0, 1, 0.0, 0.0, 0.0),
-    "***": row(1, 0, None, 0.0, None, None),
+    "***": row(1, 0, None, 0.0, 0.0, 0.0),  # nerval: R None, F1 None (no *** in the gold)
 }
 NESTED_ROWS = {"ALL": row(3, 3, 3, 1.0, 1.0, 1.0), "PER": row(1, 1, 1, 1.0, 1.0, 1.0),
                "LOC": row(2, 2, 2, 1.0, 1.0, 1.0)}
@@ -200,9 +204,12 @@ def test_file_errors(tmp_path):
         evaluate_files(good, empty)
     with pytest.raises(InputError, match="missing.bio: file not found"):
         evaluate_files(good, tmp_path / "missing.bio")
-    for bad in (-0.1, "x", None, float("nan"), True):
-        with pytest.raises(ValueError, match="threshold"):
+    for bad in (-0.1, 1.5, "x", None, float("nan"), True):
+        with pytest.raises(ConfigError, match="threshold"):
             evaluate_files(good, good, bad)
+    for bad in (-1, 2, float("nan"), "x"):
+        with pytest.raises(ConfigError, match="zero_division"):
+            evaluate_files(good, good, zero_division=bad)
 
 
 def test_hyphens_and_section_sign(tmp_path):
@@ -219,6 +226,26 @@ def test_import_is_light():
     code = "import sys, spacy_anno_eval.noisy.evaluate; print('edlib' in sys.modules, 'spacy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+    # the scorer module spaCy imports when it resolves its scorers names its defaults without numpy
+    code = "import sys, spacy_anno_eval.pipeline.noisy_scorer; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False"]
+
+
+def test_undefined_ratios_are_zero_division_with_one_warning():
+    """A zero denominator gives zero_division (nerval prints None) and one UndefinedFigureWarning naming it."""
+    with pytest.warns(UndefinedFigureWarning, match=r"2 ratios with a zero denominator .*P of LOC.*R of \*\*\*"):
+        result = evaluate_files(example("nerval_annot"), example("nerval_predict"))
+    assert result["zero_division"] == 0.0
+    with pytest.warns(UndefinedFigureWarning):
+        ones = evaluate_files(example("nerval_annot"), example("nerval_predict"), zero_division=1.0)
+    assert ones["per_type"]["LOC"]["p"] == 1.0 and ones["per_type"]["LOC"]["r"] == 0.0
+    assert ones["per_type"]["LOC"]["f"] == 0.0  # R is defined (0), so F = 2PR / (P + R) = 0
+    assert ones["per_type"]["***"]["r"] == 1.0 and ones["per_type"]["***"]["p"] == 0.0
+    assert ones["all"] == result["all"]  # every denominator of ALL is > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        evaluate_files(example("tolkien_annot"), example("tolkien_predict"))
 
 
 # ---------------------------------------------------------------------------
@@ -347,6 +374,8 @@ def assert_same_as_nerval(ours: dict, theirs: dict, context: str) -> None:
         for mine, name in (("predicted", "predicted"), ("matched", "matched"), ("support", "Support"),
                            ("p", "P"), ("r", "R"), ("f", "F1")):
             a, b = got[tag][mine], want[name]
+            if b is None and mine in ("p", "r", "f"):
+                b = 0.0  # a zero denominator: nerval's None is our zero_division
             assert (a is None) == (b is None), f"{context} {tag} {mine}: {a} vs {b}"
             assert a is None or math.isclose(a, b), f"{context} {tag} {mine}: {a} vs {b}"
 
@@ -529,7 +558,7 @@ def test_scorer_on_examples():
     assert spans_scores["noisy_spans_sc_f"] == 1.0
     empty = score_noisy_examples([Example(make_doc(vocab, [("x", "O")]), make_doc(vocab, [("y", "O")]))])
     assert empty["noisy_ents_p"] == 0.0 and empty["noisy_ents_per_type"] == {}
-    with pytest.raises(ValueError, match="spans_key"):
+    with pytest.raises(ConfigError, match="spans_key"):
         make_noisy_spans_scorer(spans_key="")
 
 

@@ -14,18 +14,8 @@ import warnings
 
 import pytest
 
-from spacy_anno_eval.errors import InputError
-from spacy_anno_eval.trees.conllu import (
-    ConlluWarning,
-    Sentence,
-    Treebank,
-    Word,
-    parse_conllu,
-    read_conllu,
-    treebank_from_docs,
-    treebank_to_docs,
-)
-from spacy_anno_eval.trees.dependencies import (
+from spacy_anno_eval.errors import ConfigError, InputError, UndefinedFigureWarning
+from spacy_anno_eval.trees import (
     DIFF_COLUMNS,
     TABLE4,
     compare_docs,
@@ -35,6 +25,16 @@ from spacy_anno_eval.trees.dependencies import (
     spacy_dep_scores,
     tree_nodes,
     universal_relation,
+)
+from spacy_anno_eval.trees.conllu import (
+    ConlluWarning,
+    Sentence,
+    Treebank,
+    Word,
+    parse_conllu,
+    read_conllu,
+    treebank_from_docs,
+    treebank_to_docs,
 )
 from tests.conftest import shared_file
 
@@ -176,8 +176,8 @@ def test_per_relation_by_hand(hand):
     # cc: the label is right, the head not
     assert rel["cc"]["label_accuracy"] == 1.0 and rel["cc"]["las"] == 0.0
     assert (rel["cc"]["label_precision"], rel["cc"]["precision"]) == (1.0, 0.0)
-    # relations only one side uses
-    assert rel["obl"]["count"] == 0 and rel["obl"]["predicted"] == 2 and rel["obl"]["uas"] is None
+    # relations only one side uses: a zero denominator gives zero_division (0.0), no longer None
+    assert rel["obl"]["count"] == 0 and rel["obl"]["predicted"] == 2 and rel["obl"]["uas"] == 0.0
     assert rel["obl"]["precision"] == 0.0
     assert rel["nmod"]["count"] == 1 and rel["nmod"]["predicted"] == 0 and rel["nmod"]["recall"] == 0.0
     uni = hand.to_dict()["per_relation_universal"]
@@ -187,6 +187,22 @@ def test_per_relation_by_hand(hand):
     # universal nsubj takes in nsubj:pass: 4 key words, 3 right
     assert (uni["nsubj"]["count"], uni["nsubj"]["las_correct"], uni["nsubj"]["predicted"]) == (4, 3, 3)
     assert uni["aux"]["las"] == 1.0
+
+
+def test_undefined_ratios_follow_zero_division_with_one_warning(hand_files):
+    """A ratio with a zero denominator is zero_division (figures' policy), named in one UndefinedFigureWarning."""
+    with pytest.warns(UndefinedFigureWarning, match=r"42 ratios .*per_relation 'aux' uas") as caught:
+        zero = compare_files(*hand_files).to_dict()
+    assert len([w for w in caught if issubclass(w.category, UndefinedFigureWarning)]) == 1
+    with pytest.warns(UndefinedFigureWarning):
+        one = compare_files(*hand_files, zero_division=1.0).to_dict()
+    assert (zero["zero_division"], one["zero_division"]) == (0.0, 1.0)
+    assert (zero["per_relation"]["obl"]["uas"], one["per_relation"]["obl"]["uas"]) == (0.0, 1.0)
+    # defined ratios do not move; nmod's recall is defined (1 key word), its precision is not (none predicted)
+    assert one["uas"] == zero["uas"] and one["per_relation"]["nmod"]["recall"] == 0.0
+    assert one["per_relation"]["nmod"]["precision"] == 1.0
+    with pytest.raises(ConfigError, match="zero_division"):
+        compare_files(*hand_files, zero_division=float("nan"))
 
 
 def test_per_parent_upos_by_hand(hand):
