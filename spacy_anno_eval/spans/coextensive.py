@@ -37,6 +37,16 @@ class CoextensivePairs:
     def __len__(self) -> int:
         return len(self.doc)
 
+    def take(self, values_a: np.ndarray, values_b: np.ndarray, missing: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each pair's value on either side: ``values_a[a_row]`` and ``values_b[b_row]`` (one value per row of
+        ``a`` / ``b``), ``missing`` where that side made no annotation."""
+        def side(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+            values = np.asarray(values, dtype=np.int64)
+            found = values[np.maximum(rows, 0)] if len(values) else np.zeros(len(rows), dtype=np.int64)
+            return np.where(rows >= 0, found, missing).astype(np.int64)
+
+        return side(values_a, self.a_row), side(values_b, self.b_row)
+
 
 def _codes(columns_a: list[np.ndarray], columns_b: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """An integer code per row, equal for rows equal in every column, shared by both sides."""

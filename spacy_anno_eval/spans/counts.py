@@ -7,20 +7,29 @@ tables are plain sums, so evaluations of shards merge by addition
 counts by :mod:`spacy_anno_eval.spans.measures`; micro = add the counts, then
 compute; macro = mean of the per-type (or per-document) figures, over the
 types (documents) that have at least one key or response annotation.
+
+An evaluation may also carry a credit sum (:mod:`spacy_anno_eval.spans.credit`,
+e.g. the BDM credit), merged with the counts and reported beside them. It
+records its settings, and merging refuses evaluations made with different
+ones (:meth:`Evaluation.concat`). Whether it keeps the pairs is explicit:
+:attr:`Evaluation.has_pairs`; :meth:`Evaluation.without_pairs` drops them, and
+whatever needs them (:meth:`Evaluation.diff_rows`) says so up front.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from ..annotations.table import INDEX, SpanTable
+from ..errors import ConfigError, InputError
 from ..figures import check_zero_division
 from .align import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, PairTable
+from .credit import CreditRule, CreditSum
 from .measures import (
     FIELDS,
     MODES,
@@ -71,7 +80,7 @@ def count_pairs_by_doc_and_type(alignment: PairTable, n_docs: int) -> np.ndarray
     return flat.astype(np.int64).reshape(n_docs, n_labels, N_FIELDS)
 
 
-def doc_results(alignment: PairTable, n_docs: int) -> list[dict[str, Any]]:
+def doc_results(alignment: PairTable, n_docs: int, keep_features: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Split an alignment of ``n_docs`` documents into one compact result per document.
 
     Each result holds plain Python ints, strings, lists and dicts only (it
@@ -87,8 +96,11 @@ def doc_results(alignment: PairTable, n_docs: int) -> list[dict[str, Any]]:
       a status code, an index into
       :data:`spacy_anno_eval.spans.align.STATUS_NAMES`.
 
-    Significant features are not kept. :meth:`Evaluation.from_doc_results`
-    puts the results of a corpus back together.
+    Features are kept only when named in ``keep_features`` (for example the
+    feature holding a BDM concept): then ``key_features`` /
+    ``response_features`` hold one dict of those features per annotation.
+    :meth:`Evaluation.from_doc_results` puts the results of a corpus back
+    together.
     """
     key, response = alignment.key, alignment.response
     bounds = np.arange(n_docs + 1)
@@ -115,6 +127,13 @@ def doc_results(alignment: PairTable, n_docs: int) -> list[dict[str, Any]]:
                       for k, r, st in zip(key_row[pb[d]:pb[d + 1]], resp_row[pb[d]:pb[d + 1]],
                                           status[pb[d]:pb[d + 1]], strict=True)],
         })
+    if keep_features:
+        for side, table, bounds_ in (("key", key, kb), ("response", response, rb)):
+            feats = table.features
+            for d, result in enumerate(out):
+                result[f"{side}_features"] = [
+                    {} if feats is None else {n: feats[i][n] for n in keep_features if n in feats[i]}
+                    for i in range(bounds_[d], bounds_[d + 1])]
     return out
 
 
@@ -130,13 +149,18 @@ def _side_table(results: Sequence[dict[str, Any]], side: str, maps: list[np.ndar
     cols = np.concatenate(rows)
     label = np.concatenate([m[x[:, 2]] for m, x in zip(maps, rows, strict=True) if len(x)])
     doc = np.repeat(np.arange(len(rows), dtype=INDEX), sizes)
-    return SpanTable(doc, cols[:, 0], cols[:, 1], label, labels), first
+    features = None
+    if any(f"{side}_features" in r for r in results):
+        features = [dict(f) for r, n in zip(results, sizes.tolist(), strict=True)
+                    for f in r.get(f"{side}_features") or [{}] * n]
+    return SpanTable(doc, cols[:, 0], cols[:, 1], label, labels, features), first
 
 
 def _check_doc_result(result: Any, d: int) -> None:
     if not isinstance(result, dict) or not {"labels", "key", "response", "pairs"} <= set(result):
-        raise ValueError(f"document {d}: not a per-document result (a dict with labels, key, response and "
+        raise InputError(f"document {d}: not a per-document result (a dict with labels, key, response and "
                          f"pairs, as doc_results() makes it), got {type(result).__name__}")
+
 
 _COUNT_KEYS = frozenset(("correct", "partial", "missing", "spurious", "incorrect"))
 
@@ -175,10 +199,14 @@ def _rows(table: dict[str, Any]) -> list[dict[str, Any]]:
 
 @dataclass
 class Evaluation:
-    """Counts of a key/response comparison: per type, per document, and the pairs.
+    """Counts of a key/response comparison: per type, per document, and (when kept) the pairs.
 
     ``alignment`` (the pairs) and ``texts`` (the key's document texts) are
-    kept for diffs and reports; both are ``None`` after a merge.
+    kept for diffs and reports (:attr:`has_pairs`); an evaluation made with
+    ``keep_pairs=False`` (:meth:`without_pairs`) or merged from parts
+    (:meth:`concat`) has neither. ``credit``: a credit sum
+    (:class:`~spacy_anno_eval.spans.credit.CreditSum`) carried beside the
+    counts, or ``None``.
     """
 
     labels: list[str]
@@ -188,32 +216,57 @@ class Evaluation:
     alignment: PairTable | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     texts: Sequence[str] | None = None
+    credit: CreditSum | None = None
 
     @classmethod
     def from_alignment(cls, alignment: PairTable, doc_ids: Sequence[str],
                        settings: dict[str, Any] | None = None,
-                       texts: Sequence[str] | None = None) -> Evaluation:
+                       texts: Sequence[str] | None = None, credit: CreditRule | None = None) -> Evaluation:
+        """The counts of ``alignment`` (and, with a credit rule, its credit sum), keeping the pairs."""
         by_type = count_pairs(alignment, None, len(alignment.labels))
         by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
+        credit_sum = credit.accumulate(alignment) if credit is not None else None
         return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}),
-                   texts)
+                   texts, credit_sum)
+
+    @property
+    def has_pairs(self) -> bool:
+        """Whether the pairs (and texts) are kept: :meth:`diff_rows` and :meth:`docs_with_pairs` need them."""
+        return self.alignment is not None
+
+    def without_pairs(self) -> Evaluation:
+        """The same evaluation without its pairs and texts (counts and credit only: what a shard sends back
+        with ``keep_pairs=False``)."""
+        return replace(self, alignment=None, texts=None)
+
+    def require_pairs(self, what: str) -> PairTable:
+        """The pairs, or :class:`ConfigError` saying that ``what`` needs them and how to keep them."""
+        if self.alignment is None:
+            raise ConfigError(f"{what} needs the pairs, and this evaluation keeps no pairs: it was made without them "
+                              "(keep_pairs=False, without_pairs(), or merged from parts with merge/concat); "
+                              "pass keep_pairs=True, or call it on each part before merging")
+        return self.alignment
 
     @classmethod
     def from_doc_results(cls, results: Sequence[dict[str, Any]], doc_ids: Sequence[str],
                          settings: dict[str, Any] | None = None,
-                         texts: Sequence[str] | None = None) -> Evaluation:
+                         texts: Sequence[str] | None = None, credit: CreditRule | None = None) -> Evaluation:
         """Put per-document results (:func:`doc_results`) back together into one evaluation.
 
         ``results[d]`` is the result of document ``doc_ids[d]`` (whose text is
         ``texts[d]`` when given). The alignment is rebuilt, so
         :meth:`diff_rows` works, and every count equals that of aligning the
-        whole corpus at once (pairing never crosses a document).
+        whole corpus at once (pairing never crosses a document). ``credit``:
+        a credit rule run on the rebuilt pairs (which hold the features the
+        results kept, see :func:`doc_results`).
         """
         results = list(results)
         if len(doc_ids) != len(results):
-            raise ValueError(f"from_doc_results: {len(results)} results but {len(doc_ids)} document ids")
+            raise InputError(f"from_doc_results: {len(results)} results but {len(doc_ids)} document ids; "
+                             "give one id per result")
         if texts is not None and len(texts) != len(results):
-            raise ValueError(f"from_doc_results: {len(results)} results but {len(texts)} texts")
+            raise InputError(f"from_doc_results: {len(results)} results but {len(texts)} texts; "
+                             "give one text per result")
         for d, r in enumerate(results):
             _check_doc_result(r, d)
         labels = sorted({name for r in results for name in r["labels"]})
@@ -233,7 +286,7 @@ class Evaluation:
             doc = key_row = resp_row = np.zeros(0, dtype=INDEX)
             status = np.zeros(0, dtype=np.int8)
         alignment = PairTable(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
-        return cls.from_alignment(alignment, doc_ids, settings, texts)
+        return cls.from_alignment(alignment, doc_ids, settings, texts, credit)
 
     def diff_rows(self, max_docs: int | None = None) -> list[dict[str, Any]]:
         """The Annotation Diff (GATE user guide 10.2): one row per pair, in document order; with
@@ -243,11 +296,10 @@ class Evaluation:
         incorrect, overlap, missing, spurious; GATE's *mismatch* is incorrect
         or overlap), and for each side present ``key`` / ``response`` as
         ``{"start", "end", "label", "text"}`` (``text`` when the texts are
-        known), else ``None``. Read from the alignment, never recomputed.
+        known), else ``None``. Read from the alignment, never recomputed. Raises
+        :class:`ConfigError` when the evaluation keeps no pairs (:attr:`has_pairs`).
         """
-        if self.alignment is None:
-            raise ValueError("this evaluation keeps no pairs (it was merged from shards); diff each shard instead")
-        al = self.alignment
+        al = self.require_pairs("diff_rows (the Annotation Diff)")
         stop = len(al.doc)
         if max_docs is not None:
             docs = self.docs_with_pairs()
@@ -262,9 +314,9 @@ class Evaluation:
         return rows
 
     def docs_with_pairs(self) -> np.ndarray:
-        """The indices of the documents that have pairs (a key or a response annotation), sorted; none when
-        the evaluation keeps no pairs."""
-        return np.unique(self.alignment.doc) if self.alignment is not None else np.zeros(0, dtype=np.int64)
+        """The indices of the documents that have pairs (a key or a response annotation), sorted. Raises
+        :class:`ConfigError` when the evaluation keeps no pairs (:attr:`has_pairs`)."""
+        return np.unique(self.require_pairs("docs_with_pairs").doc)
 
     def annotation(self, table: SpanTable, row: int, doc: int) -> dict[str, Any] | None:
         """Row ``row`` of ``table`` (the alignment's key or response) as ``{"start", "end", "label"}``, with
@@ -280,17 +332,27 @@ class Evaluation:
         return out
 
     def merge(self, other: Evaluation) -> Evaluation:
-        """The evaluation of both corpora together (documents appended)."""
+        """The evaluation of both corpora together (documents appended); see :meth:`concat`."""
         return Evaluation.concat([self, other])
 
     @classmethod
     def concat(cls, evaluations: Sequence[Evaluation]) -> Evaluation:
         """The evaluation of all the corpora together, documents in the given order, in one pass (no
-        intermediate copies: linear in the number of documents); the settings are those of the first
-        evaluation with documents."""
+        intermediate copies: linear in the number of documents), without pairs.
+
+        Counts and credit sums add, so the result equals the evaluation of the
+        whole corpus. Evaluations with documents must have been made with the
+        same settings (types, beta, zero_division, pairing, features,
+        min_overlap, key and response sets) and the same credit (none, or
+        sums with equal settings): otherwise :class:`ConfigError` names the
+        first setting that differs. An evaluation without documents (an empty
+        shard) merges with anything.
+        """
         evaluations = list(evaluations)
         if not evaluations:
-            raise ValueError("concat needs at least one evaluation")
+            raise InputError("concat needs at least one evaluation; give one or more")
+        with_docs = [ev for ev in evaluations if ev.doc_ids]
+        _check_same_settings(evaluations)
         labels = sorted({name for ev in evaluations for name in ev.labels})
         by_type = np.zeros((len(labels), N_FIELDS), dtype=np.int64)
         index = {name: i for i, name in enumerate(labels)}
@@ -298,9 +360,13 @@ class Evaluation:
         for ev in evaluations:
             by_type[[index[n] for n in ev.labels]] += ev.by_type
             doc_ids.extend(ev.doc_ids)
-        settings = next((ev.settings for ev in evaluations if ev.doc_ids), evaluations[0].settings)
+        settings = with_docs[0].settings if with_docs else evaluations[0].settings
+        credit = None
+        for ev in with_docs:
+            if ev.credit is not None:
+                credit = ev.credit if credit is None else credit.merge(ev.credit)
         return cls(labels, doc_ids, by_type, np.concatenate([ev.by_doc for ev in evaluations]), None,
-                   dict(settings), None)
+                   dict(settings), None, credit)
 
     @property
     def total(self) -> np.ndarray:
@@ -362,7 +428,35 @@ class Evaluation:
         if per_doc:
             rows = PerDocRows(self, beta, zd)
             out["per_doc"] = rows if lazy else rows[:]
+        if self.credit is not None:
+            out[self.credit.name] = self.credit.report(beta, zd)
         return out
+
+
+def _check_same_settings(evaluations: Sequence[Evaluation]) -> None:
+    """Raise :class:`ConfigError` naming the first setting (or credit setting) in which two evaluations with
+    documents differ."""
+    with_docs = [(i, ev) for i, ev in enumerate(evaluations) if ev.doc_ids]
+    if not with_docs:
+        return
+    i0, first = with_docs[0]
+
+    def refuse(what: str, a: Any, i: int, b: Any) -> None:
+        raise ConfigError(f"cannot merge evaluations made with different settings: {what} is {a!r} in "
+                          f"evaluation {i0} but {b!r} in evaluation {i}; score every part with the same settings")
+
+    for i, ev in with_docs[1:]:
+        for key in list(first.settings) + [k for k in ev.settings if k not in first.settings]:
+            if first.settings.get(key) != ev.settings.get(key):
+                refuse(key, first.settings.get(key), i, ev.settings.get(key))
+        a, b = first.credit, ev.credit
+        if (a is None) != (b is None) or (a is not None and a.name != b.name):
+            refuse("credit", None if a is None else a.name, i, None if b is None else b.name)
+        if a is not None:
+            sa, sb = dict(a.settings), dict(b.settings)
+            for key in list(sa) + [k for k in sb if k not in sa]:
+                if sa.get(key) != sb.get(key):
+                    refuse(f"{a.name} {key}", sa.get(key), i, sb.get(key))
 
 
 class PerDocRows(Sequence[dict[str, Any]]):

@@ -14,11 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.table import Corpus, SpanTable, corpus_from_docs
-from ..errors import InputError, where
-from ..figures import check_zero_division
+from ..annotations.docs import corpus_from_docs
+from ..annotations.table import Corpus, SpanTable
+from ..errors import ConfigError, InputError, where
+from ..figures import check_beta, check_zero_division
 from .align import align_spans, select_types
 from .counts import Evaluation
+from .credit import CreditRule
 
 
 def load(source: Any, selectors: Sequence[str], fmt: str = "auto",
@@ -93,7 +95,7 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
              types: Sequence[str] | None = None, features: Sequence[str] | None = None,
              beta: float = 1.0, pairing: str = "optimal", zero_division: float = 0.0,
              min_overlap: float = 0.0, fmt: str = "auto", check_text: bool = True,
-             reader_options: dict[str, Any] | None = None) -> Evaluation:
+             reader_options: dict[str, Any] | None = None, credit: CreditRule | None = None) -> Evaluation:
     """Compare a key (gold, annotator A) with a response (system, annotator B).
 
     ``key``/``response``: a path (any format :func:`spacy_anno_eval.io.read_corpus`
@@ -104,13 +106,18 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     features; ``min_overlap`` (percent of the key's length, as nervaluate's
     ``min_overlap_percentage``) is the least overlap for two annotations whose
     spans differ to pair at all (partial, or overlap with another label);
-    ``reader_options`` go to the file readers. Returns an :class:`Evaluation`;
-    ``.report()`` gives every figure.
+    ``reader_options`` go to the file readers. ``credit``: a credit rule
+    (:class:`~spacy_anno_eval.spans.credit.CreditRule`, e.g.
+    :class:`spacy_anno_eval.bdm.credit.BdmCredit` for BDM-weighted P/R/F) whose
+    sum the evaluation carries and reports under the rule's name. Returns an
+    :class:`Evaluation` that keeps its pairs; ``.report()`` gives every figure.
     """
     response_set = response_set or key_set
     check_zero_division(zero_division)
-    if beta < 0:
-        raise InputError(f"beta must be >= 0, got {beta}")
+    check_beta(beta)
+    if credit is not None and not callable(getattr(credit, "accumulate", None)):
+        raise ConfigError(f"credit must be a credit rule with accumulate(pairs) (such as "
+                          f"spacy_anno_eval.bdm.credit.BdmCredit), got {type(credit).__name__}")
     opts = dict(reader_options or {})
     if response is key or (isinstance(key, (str, os.PathLike)) and isinstance(response, (str, os.PathLike))
                            and os.fspath(key) == os.fspath(response)):
@@ -134,4 +141,4 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     settings = {"beta": beta, "zero_division": zero_division, "pairing": pairing, "min_overlap": min_overlap,
                 "key_set": key_set, "response_set": response_set,
                 "types": list(types) if types else None, "features": list(features) if features else None}
-    return Evaluation.from_alignment(alignment, kc.doc_ids, settings, kc.texts)
+    return Evaluation.from_alignment(alignment, kc.doc_ids, settings, kc.texts, credit)

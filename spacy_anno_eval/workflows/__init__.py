@@ -1,0 +1,18 @@
+"""Workflows built from the engine and the families: Corpus QA (:mod:`.qa`), adjudication
+(:mod:`.adjudicate`), shard and chunk streams on one machine or Dask (:mod:`.stream`) and GATE's corpus
+benchmark (:mod:`.benchmark`).
+
+Imports are lazy: naming a function imports its module.
+"""
+
+from __future__ import annotations
+
+from ..lazy import lazy_package
+
+__getattr__, __dir__, __all__ = lazy_package(__name__, """
+    qa: run_qa
+    adjudicate: adjudicate adjudicate_files
+    stream: score_shards
+    benchmark.run: run_benchmark
+    benchmark.store: store_baseline
+""")

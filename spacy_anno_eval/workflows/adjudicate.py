@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdjudicationWarning, InputError, where
+from ..errors import AdjudicationWarning, ConfigError, InputError, where
 from ..spans.align import CORRECT
 
 SIDES = ("key", "response", "none")
@@ -148,10 +148,7 @@ class _Result:
 
 
 def _adjudicate(evaluation: Any, choices: Any, accept_agreed: bool) -> _Result:
-    al = evaluation.alignment
-    if al is None:
-        raise ValueError("this evaluation keeps no pairs (it was merged from shards); adjudicate an evaluation "
-                         "made by evaluate()")
+    al = evaluation.require_pairs("adjudication")
     labels = al.labels
     n_docs = len(evaluation.doc_ids)
     gold: list[dict[tuple[int, int, str], dict[str, Any]]] = [{} for _ in range(n_docs)]
@@ -288,10 +285,10 @@ def to_docs(evaluation: Any, accepted: Sequence[Sequence[Mapping[str, Any]]], ta
     from spacy.vocab import Vocab
 
     if evaluation.texts is None:
-        raise ValueError("this evaluation keeps no texts (it was merged from shards); build the Docs from an "
+        raise ConfigError("this evaluation keeps no texts (it was merged from shards); build the Docs from an "
                          "evaluation made by evaluate()")
     if len(accepted) != len(evaluation.doc_ids):
-        raise ValueError(f"accepted has {len(accepted)} documents but the evaluation {len(evaluation.doc_ids)}; "
+        raise InputError(f"accepted has {len(accepted)} documents but the evaluation {len(evaluation.doc_ids)}; "
                          f"pass the list that adjudicate() returned")
     vocab = vocab if vocab is not None else Vocab()
     docs = []
@@ -310,7 +307,7 @@ def to_docs(evaluation: Any, accepted: Sequence[Sequence[Mapping[str, Any]]], ta
                                  kb_id=kb_id if isinstance(kb_id, str) else "",
                                  span_id=span_id if isinstance(span_id, str) else "")
             if span is None:
-                raise ValueError(f"{where(doc=doc_id, span=(a['start'], a['end']))}: the span is outside the "
+                raise InputError(f"{where(doc=doc_id, span=(a['start'], a['end']))}: the span is outside the "
                                  f"text of {len(text)} characters")
             spans.append(span)
         doc.spans[target] = spans

@@ -58,7 +58,7 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
            measures: list[str], classify: tuple[str, str] | None = None,
            max_diff_docs: int | None = MAX_DIFF_DOCS,
            max_doc_rows: int = MAX_DOC_ROWS, scheduler: str | None = None, docs_per_chunk: int | None = None,
-           sharded: bool = False, progress: bool = False,
+           sharded: bool = False, progress: bool = False, credit: Any = None,
            **settings: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Path]]:
     """Score ``response`` against ``key`` shard by shard and write the reports of ``paths``
     (``{"json"|"md"|"html": file}``); return the report, the classification table (``classify`` =
@@ -67,7 +67,8 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
     :class:`~spacy_anno_eval.spans.counts.PerDocRows` (rows built when read). ``max_diff_docs``: documents
     shown in the HTML Annotation Diff (``None``: all); ``max_doc_rows``: rows of the HTML and
     Markdown document tables (the JSON holds every document). ``sharded``: ``key`` and ``response`` are folders or
-    globs of shard files (:func:`~spacy_anno_eval.io.units.shard_paths`), else one corpus each."""
+    globs of shard files (:func:`~spacy_anno_eval.io.units.shard_paths`), else one corpus each. ``credit``: a credit
+    rule (e.g. :class:`spacy_anno_eval.bdm.credit.BdmCredit`) whose figures the report carries (``"bdm"``)."""
     from dataclasses import replace
 
     from ..report import write_reports
@@ -91,7 +92,8 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
     collect = partial(collect_qa, max_docs=max_docs if diff is not None else 0, classify=classify)
     try:
         ev, _ = scan_shards(key, response, collect=collect, consume=consume, scheduler=scheduler,
-                            docs_per_chunk=docs_per_chunk, sharded=sharded, progress=progress, **settings)
+                            docs_per_chunk=docs_per_chunk, sharded=sharded, progress=progress, credit=credit,
+                            **settings)
         classification = merged[0].table() if merged else None
         report = ev.report(lazy=True)  # per-document rows built when written, a chunk at a time
         written: dict[str, Path] = {}

@@ -36,6 +36,7 @@ from ..errors import InputError
 from ..io.units import StreamIds, Unit, read_unit, shard_units
 from ..progress import progress_bar
 from ..spans.counts import Evaluation
+from ..spans.credit import CreditRule
 
 
 def pair_shards(key: str | os.PathLike, response: str | os.PathLike, fmt: str = "auto",
@@ -102,9 +103,7 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
             f"sides, Prodigy reject/ignore lines included: both files need the same documents in the same "
             f"order, or score without --chunk-docs") from err
     extras = collect(ev) if collect is not None else None
-    if not keep_pairs:
-        ev.alignment, ev.texts = None, None
-    return ShardResult(ev, found, extras)
+    return ShardResult(ev if keep_pairs else ev.without_pairs(), found, extras)
 
 
 def _empty() -> Evaluation:
@@ -165,11 +164,15 @@ def _file_of(unit: Unit) -> str:
 def score_shards(key: str | os.PathLike, response: str | os.PathLike, *, scheduler: str | None = None,
                  client: Any = None, keep_pairs: bool = False, progress: bool = False, retries: int = 2,
                  task: Any = None, docs_per_chunk: int | None = None, sharded: bool = True,
-                 **options: Any) -> Evaluation:
+                 credit: CreditRule | None = None, **options: Any) -> Evaluation:
     """The evaluation of ``key`` against ``response``, shard by shard (see the module docstring).
 
     ``options`` go to :func:`spacy_anno_eval.spans.engine.evaluate` (``key_set``,
-    ``types``, ``pairing``, ...). ``client``: an open ``distributed.Client``
+    ``types``, ``pairing``, ...). ``credit``: a picklable credit rule (such as
+    :class:`spacy_anno_eval.bdm.credit.BdmCredit`) run on each shard's pairs
+    where the shard is scored; the sums merge exactly, so the merged report's
+    credit figures (``report()["bdm"]``) equal those of the whole corpus at
+    once. ``client``: an open ``distributed.Client``
     to use instead of ``scheduler``. ``docs_per_chunk``: read JSONL and CoNLL
     files in chunks of that many documents. ``task``: a picklable function
     ``(pair, options, keep_pairs, collect) -> ShardResult`` to run per shard
@@ -177,14 +180,15 @@ def score_shards(key: str | os.PathLike, response: str | os.PathLike, *, schedul
     tests).
     """
     return scan_shards(key, response, scheduler=scheduler, client=client, keep_pairs=keep_pairs, progress=progress,
-                       retries=retries, task=task, docs_per_chunk=docs_per_chunk, sharded=sharded, **options)[0]
+                       retries=retries, task=task, docs_per_chunk=docs_per_chunk, sharded=sharded, credit=credit,
+                       **options)[0]
 
 
 def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
                 collect: Callable[[Evaluation], Any] | None = None, consume: Callable[[Any], None] | None = None,
                 scheduler: str | None = None, client: Any = None,
                 keep_pairs: bool = False, progress: bool = False, retries: int = 2, task: Any = None,
-                docs_per_chunk: int | None = None, sharded: bool = True,
+                docs_per_chunk: int | None = None, sharded: bool = True, credit: CreditRule | None = None,
                 **options: Any) -> tuple[Evaluation, list[Any]]:
     """:func:`score_shards`, and ``collect(evaluation)`` of every shard, run where the shard is scored
     while its pairs are still there (a picklable function; with Dask, on the worker; ``collect(None)`` for
@@ -192,9 +196,11 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
 
     ``consume``: called with each shard's ``collect`` result in shard order as
     soon as it is there (then not kept); without it the results are returned,
-    in shard order, beside the merged evaluation.
+    in shard order, beside the merged evaluation. ``credit``: as in :func:`score_shards`.
     """
     task = task or _score_pair
+    if credit is not None:
+        options = {**options, "credit": credit}
     pairs = pair_shards(key, response, options.get("fmt", "auto"), docs_per_chunk, sharded, options)
     results: list[ShardResult] = []
     kept: list[Any] = []

@@ -124,7 +124,8 @@ def test_score_and_iaa_with_bdm_from_a_taxonomy_or_a_bdm_file(tmp_path):
     from typer.testing import CliRunner
 
     from spacy_anno_eval.bdm.credit import load_concept_scores
-    from spacy_anno_eval.bdm.distance import compute_bdm, read_taxonomy
+    from spacy_anno_eval.bdm.distance import compute_bdm
+    from spacy_anno_eval.bdm.taxonomy import read_taxonomy
     from spacy_anno_eval.cli.app import app
 
     tax = tmp_path / "tax.tsv"

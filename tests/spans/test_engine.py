@@ -7,8 +7,9 @@ import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
-from spacy_anno_eval.annotations.table import Corpus, SpanTable, corpus_from_docs, spans_from_docs
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.annotations.docs import corpus_from_docs, spans_from_docs
+from spacy_anno_eval.annotations.table import Corpus, SpanTable
+from spacy_anno_eval.errors import ConfigError, InputError
 from spacy_anno_eval.spans.engine import evaluate
 
 
@@ -78,8 +79,10 @@ def test_empty_key_corpus_is_an_error() -> None:
 
 def test_bad_settings_are_rejected() -> None:
     c = corpus(["Rome."], [(0, 0, 4, "LOC")])
-    with pytest.raises(InputError, match="beta"):
+    with pytest.raises(ConfigError, match="beta"):
         evaluate(c, c, beta=-1)
+    with pytest.raises(ConfigError, match="beta"):
+        evaluate(c, c, beta=float("nan"))
     with pytest.raises(ValueError, match="zero_division"):
         evaluate(c, c, zero_division=2)
     with pytest.raises(InputError, match="pairing"):

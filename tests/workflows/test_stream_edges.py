@@ -80,14 +80,6 @@ def test_classification_feature_seen_on_another_type_in_another_shard(tmp_path):
     assert merged.table()["categories"] == ["<none>"]
 
 
-def test_category_names_keep_the_first_printed_form():
-    from spacy_anno_eval.agreement.classification import ClassificationCounts
-
-    a = ClassificationCounts("T", "f", display={("float", 0.0): "0.0"})
-    b = ClassificationCounts("T", "f", display={("float", -0.0): "-0.0"})
-    assert a.merge(b).display[("float", 0.0)] == "0.0"
-
-
 def test_qa_without_diff_documents_still_counts_them(tmp_path):
     lines = [record("Ann met Bob", [(0, 3, "PER")]), record("Bob is here", [(0, 3, "PER")])]
     key = write(tmp_path / "k.jsonl", lines)

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import InputError
 from ...spans.align import CORRECT, SPURIOUS, STATUS_NAMES
 from ...spans.counts import N_FIELDS, Evaluation, count_pairs_by_doc_and_type
 from ...spans.measures import FIELDS, gate_prf
@@ -42,12 +43,11 @@ OVERALL = "overall"
 
 def doc_type_counts(evaluation: Evaluation, labels: list[str]) -> np.ndarray:
     """Raw counts (n_docs, len(labels), N_FIELDS) of ``evaluation`` in the label order ``labels``."""
-    if evaluation.alignment is None:
-        raise ValueError("the evaluation keeps no pairs (merged from shards); compare unmerged evaluations")
-    counts = count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids))
+    pairs = evaluation.require_pairs("per-document counts (or pass counts=)")
+    counts = count_pairs_by_doc_and_type(pairs, len(evaluation.doc_ids))
     out = np.zeros((len(evaluation.doc_ids), len(labels), N_FIELDS), dtype=np.int64)
     index = {name: i for i, name in enumerate(labels)}
-    out[:, [index[n] for n in evaluation.alignment.labels], :] = counts
+    out[:, [index[n] for n in pairs.labels], :] = counts
     return out
 
 
@@ -64,6 +64,14 @@ def _type_and_overall_figures(sums: np.ndarray, measures: list[str], beta: float
     """
     with_total = np.concatenate([sums, sums.sum(axis=1, keepdims=True)], axis=1)
     return _figure_table(with_total, measures, beta, zero_division).reshape(len(sums), -1)
+
+
+def _first_difference(old: list[Any], new: list[Any]) -> str:
+    """Where two lists of document ids part, for a message."""
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            return f"document {i + 1} is {a!r} in the old one, {b!r} in the new one"
+    return f"the old one has {len(old)} documents, the new one {len(new)}"
 
 
 def _direction(delta: float) -> str:
@@ -84,7 +92,9 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
     (:func:`.significance.paired_test`); the result is the same as without.
     """
     if old.doc_ids != new.doc_ids:
-        raise ValueError("compare_evaluations: both evaluations must cover the same documents in the same order")
+        raise InputError(f"compare_evaluations: both evaluations must cover the same documents in the same order "
+                         f"({_first_difference(old.doc_ids, new.doc_ids)}); score both against the same marked/ "
+                         f"corpus")
     if counts is None:
         labels = sorted(set(old.labels) | set(new.labels))
         counts_old, counts_new = doc_type_counts(old, labels), doc_type_counts(new, labels)
@@ -177,11 +187,13 @@ def annotation_changes(old: Evaluation, new: Evaluation) -> list[dict[str, Any]]
     """
     a, b = old.alignment, new.alignment
     if a is None or b is None:
-        raise ValueError("annotation_changes needs evaluations that keep their pairs")
+        raise InputError("annotation_changes needs evaluations that keep their pairs (made by evaluate(), not "
+                         "merged from shards)")
     if len(a.key) != len(b.key) or not (np.array_equal(a.key.start, b.key.start)
                                         and np.array_equal(a.key.end, b.key.end)
                                         and np.array_equal(a.key.doc, b.key.doc)):
-        raise ValueError("annotation_changes: the two evaluations do not share the same key annotations")
+        raise InputError("annotation_changes: the two evaluations do not share the same key annotations; score "
+                         "both against the same marked/ corpus")
 
     def by_key(al: Any) -> tuple[np.ndarray, np.ndarray]:
         status = np.full(len(al.key), -1, dtype=np.int64)

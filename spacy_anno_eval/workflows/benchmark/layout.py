@@ -3,7 +3,8 @@
 - ``clean/``: the documents without the annotations in question. Either
   ``.txt`` files (one document each, its id the file name without ``.txt``),
   DocBin files (``.spacy``: tokens kept, annotations dropped, ids from
-  ``doc.user_data["doc_id"]`` or the position) or one JSONL file of texts
+  ``doc.user_data["doc_id"]``, else ``["id"]``, else the position:
+  :func:`~spacy_anno_eval.annotations.docs.doc_id`) or one JSONL file of texts
   (``text`` and ``meta.id``; spans ignored).
 - ``marked/``: the gold annotations, in any format the readers know: a folder
   of brat ``.ann`` files, DocBin files, or one JSONL / CoNLL file.
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...annotations.docs import doc_id
 from ...errors import InputError
 
 CLEAN, MARKED, PROCESSED = "clean", "marked", "processed"
@@ -182,8 +184,8 @@ def _docbin_documents(files: list[Path], vocab: Any) -> Iterator[CleanDocument]:
         try:
             docs = DocBin().from_disk(f).get_docs(vocab)
             for doc in docs:
-                doc_id = str(doc.user_data.get("doc_id", position))
-                yield CleanDocument(doc_id, doc.text, [t.text for t in doc], [bool(t.whitespace_) for t in doc])
+                yield CleanDocument(doc_id(doc, position), doc.text, [t.text for t in doc],
+                                    [bool(t.whitespace_) for t in doc])
                 position += 1
         except (ValueError, KeyError, OSError) as err:
             raise InputError(f"{f}: not a readable DocBin ({err})") from err

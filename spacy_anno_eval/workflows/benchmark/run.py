@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...annotations.table import Corpus
-from ...errors import InputError
+from ...errors import ConfigError, InputError
 from ...spans.counts import Evaluation
 from . import MODES
 from .compare import below_threshold, compare_evaluations
@@ -193,17 +193,17 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
     Dask client for the significance samples (the same result as without).
     """
     if mode not in MODES:
-        raise InputError(f"unknown benchmark mode {mode!r}; use one of {', '.join(MODES)}")
+        raise ConfigError(f"unknown benchmark mode {mode!r}; use one of {', '.join(MODES)}")
     settings = settings or BenchmarkSettings()
     verbose = verbose or mode == "verbose"
     if predictions is not None and mode != "store":
-        raise InputError(f"--predictions is for the store mode; {mode!r} reads stored baselines "
-                                 f"(store the file first, then compare with --against)")
+        raise ConfigError(f"--predictions is for the store mode; {mode!r} reads stored baselines "
+                          f"(store the file first, then compare with --against)")
     if against is not None and (nlp is not None or model is not None):
-        raise InputError("give either a pipeline (--model) or a stored baseline (--against) as the "
-                                 "current version, not both")
+        raise ConfigError("give either a pipeline (--model) or a stored baseline (--against) as the "
+                          "current version, not both")
     if against is not None and mode not in ("default", "verbose"):
-        raise InputError(f"--against is for the default and verbose modes, not {mode!r}")
+        raise ConfigError(f"--against is for the default and verbose modes, not {mode!r}")
     need = {"store": ("clean",), "marked-vs-stored": ("marked", "processed")}.get(mode, ("clean", "marked"))
     if mode in ("default", "verbose") and against is not None:
         need = ("marked", "processed")
@@ -215,7 +215,7 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
         if nlp is not None:
             return nlp
         if model is None:
-            raise InputError(f"mode {mode!r} runs a pipeline: give --model PATH_OR_PACKAGE")
+            raise ConfigError(f"mode {mode!r} runs a pipeline: give --model PATH_OR_PACKAGE")
         import spacy
 
         try:
@@ -226,7 +226,7 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
     if mode == "store":
         if predictions is not None:
             if name is None:
-                raise InputError("store --predictions needs --name for the baseline")
+                raise ConfigError("store --predictions needs --name for the baseline")
             baseline = import_baseline(bench, predictions, name=name, force=force, fmt=predictions_format,
                                        selector=settings.response_set, features=settings.features)
         else:

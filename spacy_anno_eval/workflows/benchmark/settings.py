@@ -22,28 +22,133 @@ given on the command line wins over the file, the file over the defaults::
 
 from __future__ import annotations
 
+import configparser
+import math
+import numbers
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
-from ...spans.measures import MODES
+from ...errors import ConfigError
+from ...figures import MEASURES, check_beta
 
 SECTION = "benchmark"
 FIGURES = ("p", "r", "f")
+PAIRINGS = ("optimal", "gate")
+
+
+def _bad(name: str, value: Any, why: str) -> ConfigError:
+    return ConfigError(f"benchmark setting {name}={value!r}: {why}")
+
+
+def _real(name: str, value: Any, low: float, high: float, why: str, *, open_ends: bool = False) -> float:
+    """``value`` as a float in [low, high] (or (low, high)); NaN, booleans and strings are refused."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise _bad(name, value, why)
+    v = float(value)
+    inside = low < v < high if open_ends else low <= v <= high
+    if math.isnan(v) or not inside:
+        raise _bad(name, value, why)
+    return v
+
+
+def _whole(name: str, value: Any, low: int, why: str) -> int:
+    """``value`` as an int >= low (a float such as ``1e3`` counts when it is whole)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise _bad(name, value, why)
+    if isinstance(value, numbers.Integral):
+        v = int(value)
+    elif math.isfinite(float(value)) and float(value).is_integer():
+        v = int(float(value))
+    else:
+        raise _bad(name, value, why)
+    if v < low:
+        raise _bad(name, value, why)
+    return v
+
+
+def _choices(name: str, value: Any, allowed: tuple[str, ...]) -> list[str]:
+    """A non-empty list of names among ``allowed`` (one name alone counts as a list of one)."""
+    why = f'must be a non-empty list of {", ".join(allowed)}, e.g. ["{allowed[0]}"]'
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not items or any(v not in allowed for v in items):
+        raise _bad(name, value, why)
+    return list(items)
+
+
+def _labels(name: str, value: Any) -> list[str] | None:
+    """``None`` (all) or a list of non-empty names."""
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not all(isinstance(v, str) and v for v in items):
+        raise _bad(name, value, 'must be null (all) or a list of names, e.g. ["PER", "LOC"]')
+    return list(items)
+
+
+def _selector(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise _bad(name, value, "must be an annotation set selector such as ents or spans:NAME")
+    return value
+
+
+def _beta(name: str, value: Any) -> float:
+    if isinstance(value, str) and value.strip().lower() in ("inf", "+inf", "infinity"):
+        value = math.inf  # a config file has no float literal for infinity other than Infinity
+    try:
+        return check_beta(value)
+    except ConfigError:
+        raise _bad(name, value, "must be a number >= 0, or inf (F = recall), e.g. 1.0") from None
+
+
+def _pairing(name: str, value: Any) -> str:
+    if value not in PAIRINGS:
+        raise _bad(name, value, f"must be one of {', '.join(PAIRINGS)}")
+    return value
+
+
+#: setting -> its check, which returns the value normalised (or raises ConfigError naming the setting)
+CHECKS: dict[str, Callable[[str, Any], Any]] = {
+    "threshold": lambda n, v: _real(n, v, 0.0, 1.0, "must be a number in [0, 1], e.g. 0.7"),
+    "key_set": _selector,
+    "response_set": _selector,
+    "types": _labels,
+    "features": _labels,
+    "measures": lambda n, v: _choices(n, v, MEASURES),
+    "beta": _beta,
+    "max_drop": lambda n, v: _real(n, v, 0.0, 1.0, "must be a number in [0, 1] (a fraction of F: 0.01 is one "
+                                                   "point), e.g. 0.0"),
+    "gate": lambda n, v: _choices(n, v, FIGURES),
+    "n_samples": lambda n, v: _whole(n, v, 1, "must be a whole number >= 1, e.g. 1000"),
+    "confidence": lambda n, v: _real(n, v, 0.0, 1.0, "must be a number in (0, 1), e.g. 0.95", open_ends=True),
+    "seed": lambda n, v: _whole(n, v, 0, "must be a whole number >= 0, e.g. 0"),
+    "pairing": _pairing,
+}
+
+
+def _check_names(names: Any, where: str) -> None:
+    unknown = sorted(set(names) - set(CHECKS))
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(CHECKS))}")
 
 
 @dataclass
 class BenchmarkSettings:
-    """What a benchmark run compares and how it decides (see the module docstring)."""
+    """What a benchmark run compares and how it decides (see the module docstring).
+
+    Every value is checked (and normalised: ``n_samples=1e3`` becomes 1000)
+    when the settings are made; a bad one raises :class:`ConfigError` naming
+    the setting and what it may be.
+    """
 
     threshold: float = 0.7
     key_set: str = "ents"
     response_set: str = "ents"
     types: list[str] | None = None
     features: list[str] | None = None
-    measures: list[str] = field(default_factory=lambda: list(MODES))
+    measures: list[str] = field(default_factory=lambda: list(MEASURES))
     beta: float = 1.0
     max_drop: float = 0.0
     gate: list[str] = field(default_factory=lambda: ["f"])
@@ -56,67 +161,59 @@ class BenchmarkSettings:
         self.validate()
 
     def validate(self) -> None:
-        """Raise :class:`InputError` naming the setting that is out of range."""
-        def bad(name: str, why: str) -> InputError:
-            return InputError(f"benchmark setting {name}={getattr(self, name)!r}: {why}")
-
-        if not 0.0 <= float(self.threshold) <= 1.0:
-            raise bad("threshold", "must be in [0, 1]")
-        if float(self.beta) < 0:
-            raise bad("beta", "must be >= 0")
-        if not 0.0 <= float(self.max_drop) <= 1.0:
-            raise bad("max_drop", "must be in [0, 1] (a fraction: 0.01 is one point of F)")
-        if not 0.0 < float(self.confidence) < 1.0:
-            raise bad("confidence", "must be in (0, 1), e.g. 0.95")
-        if int(self.n_samples) < 1:
-            raise bad("n_samples", "must be >= 1")
-        if not self.measures or any(m not in MODES for m in self.measures):
-            raise bad("measures", f"must be a non-empty list of {', '.join(MODES)}")
-        if not self.gate or any(g not in FIGURES for g in self.gate):
-            raise bad("gate", f"must be a non-empty list of {', '.join(FIGURES)}")
-        if self.pairing not in ("optimal", "gate"):
-            raise bad("pairing", "must be optimal or gate")
-        for name in ("key_set", "response_set"):
-            if not isinstance(getattr(self, name), str) or not getattr(self, name):
-                raise bad(name, "must be a selector such as ents or spans:NAME")
+        """Check every setting, normalising it in place; raise :class:`ConfigError` naming a bad one."""
+        for f in fields(self):
+            setattr(self, f.name, CHECKS[f.name](f.name, getattr(self, f.name)))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def replace(self, **overrides: Any) -> BenchmarkSettings:
         """A copy with the overrides that are not ``None`` applied (command-line values win)."""
+        _check_names(overrides, "benchmark settings")
         data = self.to_dict()
         data.update({k: v for k, v in overrides.items() if v is not None})
         return BenchmarkSettings(**data)
 
 
+def _config_error(err: BaseException) -> str:
+    """The useful lines of a config parser's error, on one line (thinc's start with blank lines and a title)."""
+    boiler = {"Config validation error", "Make sure the sections and values are formatted correctly."}
+    lines = [line.strip() for line in str(err).replace("file: '<string>', ", "").splitlines()]
+    text = "; ".join(line for line in lines if line and line not in boiler)
+    return text.replace("While reading from '<string>' ", "").replace("'<string>'", "the file") or type(err).__name__
+
+
 def load_settings(path: str | os.PathLike | None = None, **overrides: Any) -> BenchmarkSettings:
     """Settings from ``path`` (its ``[benchmark]`` section; none: the defaults), then ``overrides``.
 
-    Unknown keys are refused (a misspelt ``treshold`` would otherwise be
-    silently ignored), naming the file and the known keys.
+    Every value is checked before any work, those of the file naming the
+    file. Unknown keys are refused (a misspelt ``treshold`` would otherwise
+    be silently ignored), naming the file and the known keys.
     """
     values: dict[str, Any] = {}
+    _check_names(overrides, "benchmark settings")
     if path is not None:
         p = Path(path)
         if not p.is_file():
-            raise InputError(f"{p}: no such settings file")
+            raise ConfigError(f"{p}: no such settings file; give a file with a [{SECTION}] section "
+                              f"(see configs/benchmark.cfg)")
         from thinc.api import Config
 
         try:
             config = Config().from_disk(p, interpolate=True)
-        except Exception as err:  # thinc raises several config error types
-            raise InputError(f"{p}: not a valid config file: {str(err).splitlines()[0]}") from err
+        except (ValueError, OSError, configparser.Error) as err:  # thinc wraps some parser errors, not all
+            raise ConfigError(f"{p}: not a valid config file ({_config_error(err)}); write a [{SECTION}] "
+                              f"section of 'name = value' lines, as in configs/benchmark.cfg") from err
         if SECTION not in config:
-            raise InputError(f"{p}: no [{SECTION}] section")
+            found = ", ".join(f"[{s}]" for s in config) or "none"
+            raise ConfigError(f"{p}: no [{SECTION}] section (sections: {found})")
         values = dict(config[SECTION])
-        known = {f.name for f in fields(BenchmarkSettings)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise InputError(f"{p}: unknown setting(s) {', '.join(unknown)} in [{SECTION}]; "
-                                     f"known: {', '.join(sorted(known))}")
+        _check_names(values, f"{p}, [{SECTION}]")
+        for name, value in values.items():
+            try:
+                values[name] = CHECKS[name](name, value)
+            except ConfigError as err:
+                raise ConfigError(f"{p}, [{SECTION}]: {err}") from None
     values.update({k: v for k, v in overrides.items() if v is not None})
-    try:
-        return BenchmarkSettings(**values)
-    except TypeError as err:
-        raise InputError(f"benchmark settings: {err}") from err
+    return BenchmarkSettings(**values)

@@ -31,12 +31,14 @@ the same result.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ...errors import ConfigError, InputError
 from ...samples import block_size_for, map_blocks
 
 TOLERANCE = 1e-12
@@ -82,11 +84,12 @@ def paired_test(old: np.ndarray, new: np.ndarray, statistic: Callable[[np.ndarra
     old = np.asarray(old, dtype=float)
     new = np.asarray(new, dtype=float)
     if old.shape != new.shape:
-        raise ValueError(f"paired_test: old counts {old.shape} and new counts {new.shape} differ in shape")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+        raise InputError(f"paired_test: old counts {old.shape} and new counts {new.shape} differ in shape; give "
+                         f"both per-document counts of the same documents and labels")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise ConfigError(f"confidence must be a number in (0, 1), e.g. 0.95, got {confidence!r}")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 1:
+        raise ConfigError(f"n_samples must be a whole number >= 1, e.g. 1000, got {n_samples!r}")
     n_docs, cell = old.shape[0], old.shape[1:]
     flat_old, flat_new = old.reshape(n_docs, -1), new.reshape(n_docs, -1)
     obs = _figures(statistic, cell, np.stack([flat_old.sum(axis=0), flat_new.sum(axis=0)]))

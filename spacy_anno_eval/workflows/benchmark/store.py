@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError
+from ...errors import ConfigError, InputError
 from .layout import BenchmarkDir, CleanCorpus, CleanDocument, corpus_hash
 
 MANIFEST = "manifest.json"
@@ -52,8 +52,8 @@ _NAME = re.compile(r"[A-Za-z0-9_+][A-Za-z0-9._+@-]{0,127}")
 def check_name(name: str) -> str:
     """``name`` if it is a safe baseline folder name, else raise naming the rule."""
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise InputError(f"baseline name {name!r}: use 1-128 letters, digits, '.', '_', '-', '+' or '@', "
-                                 f"not starting with '.', '-' or '@' (it becomes a folder in processed/)")
+        raise ConfigError(f"baseline name {name!r}: use 1-128 letters, digits, '.', '_', '-', '+' or '@', "
+                          f"not starting with '.', '-' or '@' (it becomes a folder in processed/)")
     return name
 
 
@@ -99,11 +99,16 @@ def list_baselines(bench: BenchmarkDir) -> list[Baseline]:
             continue
         try:
             data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (ValueError, OSError) as err:
+        except (json.JSONDecodeError, UnicodeDecodeError, OSError) as err:
             raise InputError(f"{manifest}: unreadable manifest ({err}); remove or repair the "
-                                     f"baseline") from err
+                             f"baseline") from err
         if not isinstance(data, dict) or "data" not in data or "format" not in data:
-            raise InputError(f"{manifest}: not a baseline manifest (no 'data'/'format')")
+            raise InputError(f"{manifest}: not a baseline manifest (no 'data'/'format'); remove or repair the "
+                             f"baseline")
+        sequence = data.get("sequence", 0)
+        if isinstance(sequence, bool) or not isinstance(sequence, int):
+            raise InputError(f"{manifest}: \"sequence\" must be a whole number, got {sequence!r}; remove or "
+                             f"repair the baseline")
         found.append(Baseline(folder, data))
     return sorted(found, key=lambda b: (int(b.manifest.get("sequence", 0)), b.name))
 

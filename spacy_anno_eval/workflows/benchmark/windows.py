@@ -124,8 +124,7 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
                 if k == 2:
                     changes.extend(_shifted(row, a) for row in annotation_changes(*window_evs))
                 for v, ev in enumerate(window_evs):
-                    ev.alignment, ev.texts = None, None
-                    evaluations[v].append(ev)
+                    evaluations[v].append(ev.without_pairs())
                 bar.update(len(key))
     except _NotAligned:
         return None

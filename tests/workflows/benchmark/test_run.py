@@ -22,7 +22,7 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import ConfigError, InputError
 from spacy_anno_eval.spans.engine import evaluate
 from spacy_anno_eval.workflows.benchmark.compare import compare_evaluations
 from spacy_anno_eval.workflows.benchmark.layout import BenchmarkDir, clean_documents, corpus_hash
@@ -93,14 +93,14 @@ def test_settings_file_then_command_line(tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ("[benchmark]\ntreshold = 0.5\n", "unknown setting(s) treshold"),
-    ("[benchmark]\nthreshold = 1.5\n", "threshold=1.5: must be in [0, 1]"),
+    ("[benchmark]\nthreshold = 1.5\n", "threshold=1.5: must be a number in [0, 1]"),
     ("[benchmark]\ngate = [\"x\"]\n", "gate="),
     ("[other]\nx = 1\n", "no [benchmark] section"),
 ])
 def test_settings_errors_name_the_setting(tmp_path, text, message):
     cfg = tmp_path / "b.cfg"
     cfg.write_text(text, encoding="utf8")
-    with pytest.raises(InputError, match=message.replace("[", r"\[").replace("(", r"\(")
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("(", r"\(")
                        .replace(")", r"\)")):
         load_settings(cfg)
 
@@ -218,9 +218,9 @@ def test_interrupted_store_leaves_the_previous_baseline_intact(bench):
 
 @pytest.mark.parametrize("name", ["../evil", "a/b", ".hidden", "", "x" * 200, "-rf", "@2"])
 def test_unsafe_baseline_names_are_refused(bench, name):
-    with pytest.raises(InputError, match="baseline name"):
+    with pytest.raises(ConfigError, match="baseline name"):
         check_name(name)
-    with pytest.raises(InputError, match="baseline name"):
+    with pytest.raises(ConfigError, match="baseline name"):
         run_benchmark("store", bench, nlp=ruler(), name=name, settings=FAST)
     assert not (bench / "processed").exists() or not any((bench / "processed").iterdir())
     assert not (bench / "evil").exists()
@@ -231,7 +231,7 @@ def test_store_imports_predictions_from_a_file(bench, tmp_path):
     lines = [json.dumps({"text": r["text"], "spans": [s for s in r["spans"] if s["label"] != "PER"],
                          "meta": r["meta"]}) for r in RECORDS]
     pred.write_text("\n".join(lines) + "\n", encoding="utf8")
-    with pytest.raises(InputError, match="needs --name"):
+    with pytest.raises(ConfigError, match="needs --name"):
         run_benchmark("store", bench, predictions=pred, settings=FAST)
     run_benchmark("store", bench, predictions=pred, name="imported", settings=FAST)
     report = run_benchmark("marked-vs-stored", bench, settings=FAST).report["stored"]["report"]
@@ -276,7 +276,7 @@ def test_a_pipeline_loaded_from_a_path_works(bench, tmp_path):
     assert result.report["current"]["manifest"]["model"]["version"] == "3.1.4"
     with pytest.raises(InputError, match="cannot load the pipeline"):
         run_benchmark("marked-vs-current", bench, model=str(tmp_path / "nope"), settings=FAST)
-    with pytest.raises(InputError, match="give --model"):
+    with pytest.raises(ConfigError, match="give --model"):
         run_benchmark("marked-vs-current", bench, settings=FAST)
 
 
