@@ -75,7 +75,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError
 
 FULL_MAX_CELLS = 4_000_000
 """``band=None`` computes the full matrix up to this many cells (``n·m``)."""
@@ -117,9 +117,9 @@ def dp_align(n: int, m: int, match: MatchFunction, *, gap: float = 1.0, gap_open
     a pair). ``gap`` (``P``) is the cost of one missing key or spurious
     response; ``gap_open`` / ``gap_extend`` (default ``gap``) make it affine.
     ``band`` restricts the computed cells (see the module docstring).
-    Raises :class:`~spacy_anno_eval.errors.InputError` (a
-    ``ValueError``) on bad parameters and ``ValueError`` when ``match``
-    returns NaN, ``+inf`` or the wrong shape.
+    Raises :class:`~spacy_anno_eval.errors.ConfigError` (a ``ValueError``)
+    on bad parameters and when ``match`` returns NaN, ``+inf`` or the wrong
+    shape.
     """
     n = _count(n, "n", "key")
     m = _count(m, "m", "response")
@@ -154,7 +154,7 @@ def _count(value: object, name: str, what: str) -> int:
     except TypeError:
         count = -1
     if count < 0:
-        raise InputError(f"{name} (the number of {what} items) must be an integer >= 0, got {value!r}")
+        raise ConfigError(f"{name} (the number of {what} items) must be an integer >= 0, got {value!r}")
     return count
 
 
@@ -164,8 +164,8 @@ def _penalty(value: object, name: str) -> float:
     except (TypeError, ValueError):
         penalty = math.nan
     if not (math.isfinite(penalty) and penalty >= 0.0):
-        raise InputError(f"{name} must be a finite number >= 0 (a penalty, subtracted from the score), "
-                                 f"got {value!r}")
+        raise ConfigError(f"{name} must be a finite number >= 0 (a penalty, subtracted from the score), "
+                          f"got {value!r}")
     return penalty
 
 
@@ -175,8 +175,8 @@ def _band(value: object) -> int:
     except TypeError:
         band = -1
     if band < 0:
-        raise InputError(f"band must be an integer >= 0 (half-width of the band of computed cells around "
-                                 f"the diagonal) or None, got {value!r}")
+        raise ConfigError(f"band must be an integer >= 0 (half-width of the band of computed cells around "
+                          f"the diagonal) or None, got {value!r}")
     return band
 
 
@@ -211,13 +211,13 @@ def _match_chunks(match: MatchFunction, lo: np.ndarray, hi: np.ndarray, off: np.
             try:
                 values = np.broadcast_to(np.asarray(match(ki, rj), dtype=np.float64), ki.shape)
             except ValueError as err:
-                raise ValueError(f"match(i, j) must return one float score per index pair ({len(ki)} here): "
-                                 f"{err}") from err
+                raise ConfigError(f"match(i, j) must return one float score per index pair ({len(ki)} here): "
+                                  f"{err}") from err
             bad = ~(values < np.inf)
             if bad.any():
                 s = int(np.argmax(bad))
-                raise ValueError(f"match(i, j) must return finite scores or -inf; got {values[s]} for key {ki[s]}, "
-                                 f"response {rj[s]}")
+                raise ConfigError(f"match(i, j) must return finite scores or -inf; got {values[s]} for key "
+                                  f"{ki[s]}, response {rj[s]}")
             scores[inner] = values
         yield d0, d1, scores
         d0 = d1

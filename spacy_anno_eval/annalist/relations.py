@@ -98,8 +98,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..figures import check_zero_division, fbeta, ratio
+from ..errors import ConfigError, InputError
+from ..figures import check_beta, check_zero_division, fbeta, ratio
 
 ALIGNMENTS = ("strict", "lenient")
 PARTIAL_ENTITIES = ("partial", "correct")
@@ -277,7 +277,16 @@ def _row_id(row: Mapping[str, Any], side: str) -> str | None:
 
 
 def relation_figures(counts: Mapping[str, int], beta: float = 1.0, zero_division: float = 0.0) -> dict[str, Any]:
-    """COR, PAR, INC, MIS, SPU, POS, ACT and p (PRE), r (REC), f from counts (see the module docstring)."""
+    """COR, PAR, INC, MIS, SPU, POS, ACT and p (PRE), r (REC), f from counts (see the module docstring).
+
+    ``p = (COR + PAR / 2) / ACT``, ``r = (COR + PAR / 2) / POS``. Demetriou et
+    al. (2008), ANNALIST, fig. 3, row ``title_of``
+    (``tests/reference/test_annalist_2008.py``): REC 0.9239, PRE 0.9884, F 0.9551.
+
+    >>> out = relation_figures({"COR": 42, "PAR": 1, "INC": 0, "MIS": 3, "SPU": 0})
+    >>> out["POS"], out["ACT"], round(out["r"], 4), round(out["p"], 4), round(out["f"], 4)
+    (46, 43, 0.9239, 0.9884, 0.9551)
+    """
     cor, par, inc, mis, spu = (int(counts.get(c, 0)) for c in COUNTS)
     pos = cor + par + inc + mis
     act = cor + par + inc + spu
@@ -446,14 +455,14 @@ def score_relations(key: Iterable[Relation], response: Iterable[Relation], entit
     (COR). See the module docstring for the rules.
     """
     if alignment not in ALIGNMENTS:
-        raise ValueError(f"alignment must be one of {', '.join(ALIGNMENTS)}, got {alignment!r}")
+        raise ConfigError(f"alignment must be one of {', '.join(ALIGNMENTS)}, got {alignment!r}")
     if partial_entities not in PARTIAL_ENTITIES:
-        raise ValueError(f"partial_entities must be one of {', '.join(PARTIAL_ENTITIES)}, got {partial_entities!r}")
+        raise ConfigError(f"partial_entities must be one of {', '.join(PARTIAL_ENTITIES)}, got {partial_entities!r}")
     zero_division = check_zero_division(zero_division)
-    if beta < 0:
-        raise ValueError(f"beta must be >= 0, got {beta}")
+    beta = check_beta(beta)
     if not isinstance(entities, EntityAlignment):
-        raise TypeError(f"entities must be an EntityAlignment, got {type(entities).__name__}")
+        raise ConfigError(f"entities must be an EntityAlignment (EntityAlignment.from_rows(evaluation.diff_rows()) "
+                          f"builds one), got {type(entities).__name__}")
     keys = _check_relations(key, "key")
     responses = _check_relations(response, "response")
     partial_ok = partial_entities == "correct"

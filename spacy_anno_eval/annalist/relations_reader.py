@@ -15,7 +15,7 @@ Spans (or ``[start_char, end_char]`` pairs), or of dicts
 ``{"head": [start_char, end_char], "child": [start_char, end_char],
 "label": ...}`` (``head`` / ``child`` may be Spans there too). Document ids
 are ``user_data["doc_id"]`` (else ``user_data["id"]``), else the position,
-as :func:`~spacy_anno_eval.annotations.table.corpus_from_docs` makes them. A
+by the one rule (:func:`~spacy_anno_eval.annotations.docs.doc_id`). A
 ``.spacy`` file is read as a DocBin (saved with ``store_user_data=True``; its
 relations must then be lists or dicts, since Spans do not serialise).
 
@@ -45,6 +45,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..annotations.docs import doc_id as docs_doc_id
+from ..annotations.docs import doc_relations
 from ..errors import InputError, where
 from ..io.jsonl import _doc_id, _records
 from .relations import Relation, entity_id
@@ -89,8 +91,8 @@ def relations_from_docs(docs: Iterable[Any], source: str = "") -> list[Relation]
     """Relations of spaCy Docs (see the module docstring for where they are stored)."""
     out: list[Relation] = []
     for i, doc in enumerate(docs):
-        doc_id = str(doc.user_data.get("doc_id", doc.user_data.get("id", i)))
-        items = _doc_relations(doc)
+        doc_id = docs_doc_id(doc, i)
+        items = doc_relations(doc)
         if items is None:
             continue
         if not isinstance(items, (list, tuple)):
@@ -115,19 +117,6 @@ def relations_from_docs(docs: Iterable[Any], source: str = "") -> list[Relation]
                                                                                            n_chars)}
             out.append(Relation(doc_id, rel_id, label, args))
     return out
-
-
-def _doc_relations(doc: Any) -> Any:
-    try:
-        from spacy.tokens import Doc
-
-        if Doc.has_extension("relations"):
-            value = doc._.relations
-            if value is not None:
-                return value
-    except ImportError:  # pragma: no cover - spaCy is a dependency
-        pass
-    return doc.user_data.get("relations")
 
 
 def _doc_offsets(value: Any, role: str, loc: str, n_chars: int) -> str:

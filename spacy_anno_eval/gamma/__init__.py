@@ -9,12 +9,15 @@
 
 ``gamma(data, sets=...)`` takes a :class:`~.continuum.Continuum`, a file
 path or spaCy Docs. Nothing here is imported by spaCy's registry.
+Imports are lazy: naming a function imports its module.
 """
 
 from __future__ import annotations
 
-from .continuum import Continuum
-from .dissimilarity import Dissimilarity
-from .measure import GammaResult, gamma
+from ..lazy import lazy_package
 
-__all__ = ["Continuum", "Dissimilarity", "GammaResult", "gamma"]
+__getattr__, __dir__, __all__ = lazy_package(__name__, """
+    continuum: Continuum
+    dissimilarity: Dissimilarity
+    measure: GammaResult gamma
+""")

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from .continuum import Continuum
 from .dissimilarity import Dissimilarity
 
@@ -134,8 +134,9 @@ def candidate_pairs(continuum: Continuum, dissim: Dissimilarity, bound: float) -
                 hi = np.searchsorted(starts_b, c.start[ra] + width, side="right")
             else:
                 if len(ra) * len(rb) > MAX_PAIRS:
-                    raise InputError(f"alpha = 0 leaves no positional pruning: {len(ra)} x {len(rb)} unit "
-                                             f"pairs between two annotators is too many; use alpha > 0")
+                    raise ConfigError(f"alpha = 0 leaves no positional pruning: {len(ra)} x {len(rb)} unit "
+                                      f"pairs between two annotators is too many (at most {MAX_PAIRS}); use "
+                                      f"alpha > 0")
                 lo = np.zeros(len(ra), dtype=np.int64)
                 hi = np.full(len(ra), len(rb), dtype=np.int64)
             counts = hi - lo

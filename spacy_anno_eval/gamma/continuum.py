@@ -42,7 +42,8 @@ class Continuum:
         self.category = np.asarray(self.category, dtype=np.int64)
         n = len(self.annotator)
         if not (len(self.start) == len(self.end) == len(self.category) == n):
-            raise ValueError("Continuum columns must have the same length")
+            raise InputError(f"Continuum columns must have the same length: annotator {n}, start "
+                             f"{len(self.start)}, end {len(self.end)}, category {len(self.category)}")
         if n:
             cat_rank = np.argsort(np.argsort(np.asarray(self.categories, dtype=object)))
             order = np.lexsort((cat_rank[self.category], self.end, self.start, self.annotator))
@@ -56,10 +57,16 @@ class Continuum:
         """From ``(annotator, start, end, category)`` tuples; ``annotators`` may add annotators without units
         (and fixes nothing else: codes are always sorted names). Raise on ``start >= end``."""
         rows = list(units)
-        for k, (ann, s, e, _) in enumerate(rows):
-            if not float(s) < float(e):
-                raise InputError(f"{source or 'continuum'}: unit {k + 1} of annotator {ann!r} has start "
-                                         f"{s} >= end {e}; a unit needs start < end")
+        for k, row in enumerate(rows):
+            at = f"{source or 'continuum'}: unit {k + 1}"
+            try:
+                ann, s, e, _ = row
+                start, end = float(s), float(e)
+            except (TypeError, ValueError):
+                raise InputError(f"{at}: expected (annotator, start, end, category) with numeric start and end, "
+                                 f"got {row!r}") from None
+            if not start < end:  # NaN fails too
+                raise InputError(f"{at} of annotator {ann!r} has start {s} >= end {e}; a unit needs start < end")
         names = sorted(set(annotators or ()) | {str(r[0]) for r in rows})
         cats = sorted({str(r[3]) for r in rows})
         a_index = {a: i for i, a in enumerate(names)}

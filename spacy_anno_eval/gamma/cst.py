@@ -19,10 +19,12 @@ Everything is numpy-vectorised per annotator and seeded through :class:`numpy.ra
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
 
+from ..errors import ConfigError, InputError
 from .continuum import Continuum
 
 #: The kinds of error, in the order :func:`shuffle` applies them.
@@ -43,25 +45,28 @@ def reference_continuum(n_units: int, *, categories: Sequence[str] = ("A", "B", 
     (normalised; uniform when ``None``). As with :meth:`Continuum.from_units`, the continuum's ``categories``
     are the (sorted) names of the categories actually drawn.
     """
+    if isinstance(n_units, bool) or not isinstance(n_units, numbers.Integral) or n_units < 0:
+        raise ConfigError(f"n_units must be a whole number >= 0, not {n_units!r}")
     n_units = int(n_units)
-    if n_units < 0:
-        raise ValueError(f"n_units must be >= 0, not {n_units}")
     cats = [str(c) for c in categories]
     if not cats:
-        raise ValueError("categories must not be empty")
+        raise ConfigError("categories must not be empty; give at least one category name")
     if len(set(cats)) != len(cats):
-        raise ValueError(f"categories must be distinct: {cats}")
+        raise ConfigError(f"categories must be distinct: {cats}")
     if category_weights is None:
         weights = np.full(len(cats), 1.0 / len(cats))
     else:
-        weights = np.asarray(category_weights, dtype=np.float64)
+        weights = _floats("category_weights", category_weights)
         if weights.shape != (len(cats),) or not np.all(np.isfinite(weights)) or np.any(weights < 0) \
                 or weights.sum() <= 0:
-            raise ValueError(f"category_weights must be {len(cats)} non-negative numbers with a positive sum")
+            raise ConfigError(f"category_weights must be {len(cats)} non-negative numbers (one per category "
+                              f"{cats}) with a positive sum, got {category_weights!r}")
         weights = weights / weights.sum()
+    for name, value in (("avg_length", avg_length), ("avg_gap", avg_gap)):
+        _number(name, value, "a finite number")
     for name, value in (("std_length", std_length), ("std_gap", std_gap)):
-        if not value >= 0:
-            raise ValueError(f"{name} must be >= 0, not {value}")
+        if not _number(name, value, "a finite number >= 0") >= 0:
+            raise ConfigError(f"{name} must be a finite number >= 0, not {value!r}")
     rng = np.random.default_rng(seed)
     lengths = np.maximum(rng.normal(avg_length, std_length, n_units), 1.0)
     gaps = np.maximum(rng.normal(avg_gap, std_gap, n_units), 0.0)
@@ -120,15 +125,16 @@ def shuffle(reference: Continuum, n_annotators: int, *, magnitude: float = 0.0,
     the same seed gives the same continuum.
     """
     if not isinstance(reference, Continuum):
-        raise TypeError(f"reference must be a Continuum, not {type(reference).__name__}")
-    if isinstance(n_annotators, bool) or int(n_annotators) != n_annotators or n_annotators < 1:
-        raise ValueError(f"n_annotators must be a positive integer, not {n_annotators!r}")
+        raise InputError(f"reference must be a Continuum (e.g. from reference_continuum() or "
+                         f"Continuum.from_units()), not {type(reference).__name__}")
+    if isinstance(n_annotators, bool) or not isinstance(n_annotators, numbers.Integral) or n_annotators < 1:
+        raise ConfigError(f"n_annotators must be a positive integer, not {n_annotators!r}")
     n_annotators = int(n_annotators)
     base = _check_magnitude("magnitude", magnitude, 0.0)
     m = {kind: _check_magnitude(kind, value, base) for kind, value in
          zip(ERROR_KINDS, (false_negatives, shift, category, split, false_positives), strict=True)}
-    if not min_length > 0:
-        raise ValueError(f"min_length must be > 0, not {min_length}")
+    if not _number("min_length", min_length, "a finite number > 0") > 0:
+        raise ConfigError(f"min_length must be a finite number > 0, not {min_length!r}")
 
     pool = _category_pool(reference, categories)
     k = len(pool)
@@ -175,10 +181,25 @@ def _check_magnitude(name: str, value: float | bool | None, default: float) -> f
         return default
     if value is False:
         return 0.0
-    value = float(value)
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a magnitude in [0, 1], not {value}")
-    return value
+    number = _number(name, value, "a magnitude in [0, 1]")
+    if not 0.0 <= number <= 1.0:
+        raise ConfigError(f"{name} must be a magnitude in [0, 1], not {value!r}")
+    return number
+
+
+def _number(name: str, value: object, what: str) -> float:
+    """``value`` as a finite float; raise :class:`ConfigError` saying it must be ``what``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
+        raise ConfigError(f"{name} must be {what}, not {value!r}")
+    return float(value)
+
+
+def _floats(name: str, values: object) -> np.ndarray:
+    """``values`` as a float array; raise :class:`ConfigError` naming ``name`` when they are not numbers."""
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} must hold numbers, got {values!r}") from None
 
 
 def _category_pool(reference: Continuum, categories: Sequence[str] | None) -> list[str]:
@@ -186,25 +207,26 @@ def _category_pool(reference: Continuum, categories: Sequence[str] | None) -> li
         return list(reference.categories)
     pool = [str(c) for c in categories]
     if len(set(pool)) != len(pool):
-        raise ValueError(f"categories must be distinct: {pool}")
+        raise ConfigError(f"categories must be distinct: {pool}")
     missing = sorted(set(reference.categories) - set(pool))
     if missing:
-        raise ValueError(f"categories must include every category of the reference; missing {missing}")
+        raise ConfigError(f"categories must include every category of the reference "
+                          f"({reference.categories}); missing {missing}")
     return pool
 
 
 def _check_confusion(confusion: np.ndarray | Sequence[Sequence[float]], pool: list[str]) -> np.ndarray:
     """Validate ``confusion`` and return its row-wise cumulative sums, ready for :func:`_recategorise`."""
     k = len(pool)
-    matrix = np.asarray(confusion, dtype=np.float64)
+    matrix = _floats("confusion", confusion)
     if matrix.shape != (k, k):
-        raise ValueError(f"confusion must be a {k} x {k} matrix (categories {pool}), not of shape {matrix.shape}")
+        raise ConfigError(f"confusion must be a {k} x {k} matrix (categories {pool}), not of shape {matrix.shape}")
     if not np.all(np.isfinite(matrix)) or np.any(matrix < 0):
-        raise ValueError("confusion must hold non-negative probabilities")
+        raise ConfigError("confusion must hold probabilities: finite, non-negative numbers (NaN refused)")
     sums = matrix.sum(axis=1)
     bad = np.flatnonzero(np.abs(sums - 1.0) > 1e-6)
     if len(bad):
-        raise ValueError(f"each row of confusion must sum to 1; row of {pool[bad[0]]!r} sums to {sums[bad[0]]}")
+        raise ConfigError(f"each row of confusion must sum to 1; row of {pool[bad[0]]!r} sums to {sums[bad[0]]}")
     cum = np.cumsum(matrix / sums[:, None], axis=1)
     # The drawn index is the number of entries <= U(0, 1); from a row's last non-zero entry on, entries are
     # infinite, so a category of zero probability is never drawn, even through rounding of the sums.

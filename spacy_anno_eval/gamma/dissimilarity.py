@@ -20,13 +20,14 @@ an empty side counts Δ∅, so a unit left alone costs exactly Δ∅.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 
 CATEGORICAL = ("absolute", "ordinal", "numeric")
 
@@ -53,13 +54,14 @@ class Dissimilarity:
     def __post_init__(self) -> None:
         for name in ("alpha", "beta", "delta_empty"):
             value = getattr(self, name)
-            if not np.isfinite(value) or value < 0:
-                raise InputError(f"{name} must be a finite number >= 0, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) \
+                    or value < 0:
+                raise ConfigError(f"{name} must be a finite number >= 0, got {value!r}")
         if self.delta_empty == 0:
-            raise InputError("delta_empty must be > 0 (the cost of leaving a unit unaligned)")
+            raise ConfigError("delta_empty must be > 0 (the cost of leaving a unit unaligned), e.g. 1.0")
         if isinstance(self.categorical, str) and self.categorical not in CATEGORICAL:
-            raise InputError(f"categorical dissimilarity must be one of {', '.join(CATEGORICAL)} or a "
-                                     f"matrix, got {self.categorical!r}")
+            raise ConfigError(f"categorical dissimilarity must be one of {', '.join(CATEGORICAL)} or a "
+                              f"matrix, got {self.categorical!r}")
 
     def to_dict(self) -> dict[str, Any]:
         cat = self.categorical if isinstance(self.categorical, str) else np.asarray(self.categorical).tolist()
@@ -78,16 +80,20 @@ class Dissimilarity:
         names = list(self.category_names) if self.category_names is not None else list(categories)
         missing = [c for c in categories if c not in names]
         if missing:
-            raise InputError(f"categories {missing} are not in category_names {names}")
+            raise ConfigError(f"categories {missing} are not in category_names {names}; add them, or leave "
+                              f"category_names out to use the continuum's categories")
         q = len(names)
         if not isinstance(self.categorical, str):
-            m = np.asarray(self.categorical, dtype=float)
+            try:
+                m = np.asarray(self.categorical, dtype=float)
+            except (TypeError, ValueError):
+                raise ConfigError(f"the categorical matrix must hold numbers, got {self.categorical!r}") from None
             if m.shape != (q, q):
-                raise InputError(f"the categorical matrix must be {q} x {q} (categories {names}"
-                                         f"{'' if self.category_names is not None else ', sorted'}), got shape "
-                                         f"{m.shape}")
+                raise ConfigError(f"the categorical matrix must be {q} x {q} (categories {names}"
+                                  f"{'' if self.category_names is not None else ', sorted'}), got shape "
+                                  f"{m.shape}")
             if not np.isfinite(m).all() or (m < 0).any() or np.diagonal(m).any():
-                raise InputError("the categorical matrix must be finite, >= 0 and 0 on the diagonal")
+                raise ConfigError("the categorical matrix must be finite, >= 0 and 0 on the diagonal")
         elif self.categorical == "absolute":
             m = 1.0 - np.eye(q)
         else:
@@ -95,12 +101,16 @@ class Dissimilarity:
                 try:
                     p = np.array([float(c) for c in names])
                 except ValueError as err:
-                    raise InputError(f"numeric categorical dissimilarity needs numbers as categories: "
-                                             f"{err}") from None
+                    raise InputError(f"numeric categorical dissimilarity needs numbers as categories ({err}); "
+                                     f"use categorical='ordinal' for named categories") from None
             elif self.category_values is not None:
-                p = np.asarray(self.category_values, dtype=float)
+                try:
+                    p = np.asarray(self.category_values, dtype=float)
+                except (TypeError, ValueError):
+                    raise ConfigError(f"category_values must be numbers, got {self.category_values!r}") from None
                 if p.shape != (q,):
-                    raise InputError(f"category_values needs one value per category ({q}), got {len(p)}")
+                    raise ConfigError(f"category_values needs one number per category ({q}: {names}), got "
+                                      f"{self.category_values!r}")
             else:
                 p = np.arange(q, dtype=float)
             m = np.abs(p[:, None] - p[None, :])

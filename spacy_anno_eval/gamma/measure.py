@@ -39,6 +39,7 @@ results do not depend on ``n_jobs``.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -47,11 +48,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError
 from .alignment import Alignment, best_alignment
 from .continuum import Continuum
 from .dissimilarity import Dissimilarity
-from .sampling import make_sampler, sample_seeds
+from .sampling import SAMPLERS, make_sampler, sample_seeds
 
 EMPTY_PAIRS = ("ignore", "pygamma")
 #: from this many units on, samples run in parallel processes by default
@@ -76,7 +77,7 @@ def categorial_disorder(alignment: Alignment, dissim: Dissimilarity, empty_pairs
                         ) -> CategorialDisorder:
     """The γcat / γk sums of ``alignment`` (see the module docstring)."""
     if empty_pairs not in EMPTY_PAIRS:
-        raise InputError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
+        raise ConfigError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
     c = alignment.continuum
     q = len(c.categories)
     t = alignment.tuples
@@ -241,18 +242,24 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     (an open ``distributed.Client``): the samples run as Dask tasks instead,
     one per sample, with the same seeds (the same result).
     """
-    continuum = _as_continuum(data, sets, unit)
     if dissimilarity is None:
         dissimilarity = Dissimilarity(alpha=1.0 if alpha is None else alpha, beta=1.0 if beta is None else beta,
                                       delta_empty=1.0 if delta_empty is None else delta_empty)
     elif any(x is not None for x in (alpha, beta, delta_empty)):
-        raise InputError("give either dissimilarity or alpha/beta/delta_empty, not both")
-    if n_samples < 2:
-        raise InputError(f"n_samples must be >= 2 (a spread is needed), got {n_samples}")
-    if precision is not None and not 0 < precision < 1:
-        raise InputError(f"precision must be in (0, 1), e.g. 0.02 for 2 %, got {precision}")
-    if not 0 < confidence < 1:
-        raise InputError(f"confidence must be in (0, 1), got {confidence}")
+        raise ConfigError("give either dissimilarity or alpha/beta/delta_empty, not both")
+    if not _whole(n_samples) or n_samples < 2:
+        raise ConfigError(f"n_samples must be a whole number >= 2 (a spread is needed), got {n_samples!r}")
+    if not _whole(max_samples) or max_samples < n_samples:
+        raise ConfigError(f"max_samples must be a whole number >= n_samples ({n_samples}), got {max_samples!r}")
+    if precision is not None and not (_real(precision) and 0 < precision < 1):
+        raise ConfigError(f"precision must be a number in (0, 1), e.g. 0.02 for 2 %, got {precision!r}")
+    if not (_real(confidence) and 0 < confidence < 1):
+        raise ConfigError(f"confidence must be a number in (0, 1), e.g. 0.95, got {confidence!r}")
+    if sampler not in SAMPLERS:
+        raise ConfigError(f"sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    if empty_pairs not in EMPTY_PAIRS:
+        raise ConfigError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
+    continuum = _as_continuum(data, sets, unit)
     if n_jobs is None:
         n_jobs = -1 if len(continuum) >= PARALLEL_UNITS else 1
     if n_jobs == -1:
@@ -323,6 +330,14 @@ def _gamma(continuum: Continuum, dissimilarity: Dissimilarity, chance: Any, alig
                        len(samples.disorder), ci, settings, alignment, samples.disorder, warnings_out)
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def _z(confidence: float) -> float:
     from scipy.stats import norm
 
@@ -337,8 +352,8 @@ def _as_continuum(data: Any, sets: Sequence[str] | str | None, unit: str) -> Con
 
         return read_continuum(data, sets=sets, unit=unit)
     if sets is None:
-        raise InputError("spaCy Docs need sets=[...]: one span set per annotator, e.g. "
-                                 "['spans:ann1', 'spans:ann2']")
+        raise ConfigError("spaCy Docs need sets=[...]: one span set per annotator, e.g. "
+                          "['spans:ann1', 'spans:ann2']")
     from .readers import from_docs
 
     return from_docs(list(data), sets, unit=unit)

@@ -40,6 +40,7 @@ raises :class:`~spacy_anno_eval.errors.InputError` naming the file
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
@@ -52,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import files
+from ..annotations.docs import doc_id, span_rows
 from ..annotations.table import parse_selector
 from ..errors import InputError, where
 from .continuum import Continuum
@@ -282,21 +284,29 @@ def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str], *, unit
     selectors = parse_sets(sets)
     if unit not in UNITS:
         raise InputError(f"unknown unit {unit!r}: use 'char' or 'token'")
-    kinds = [parse_selector(s) for s in selectors]
+    docs = list(docs)
+    # document d starts after documents 0..d-1 and one gap each
+    sizes = [len(doc.text) if unit == "char" else len(doc) for doc in docs]
+    shift = [0]
+    for size in sizes[:-1]:
+        shift.append(shift[-1] + size + 1)
+    rows = {selector: span_rows(docs, selector, unit=unit) for selector in selectors}
     units: list[Unit] = []
-    offset = 0
-    for d, doc in enumerate(docs):
-        for selector, (kind, key) in zip(selectors, kinds, strict=True):
-            spans = doc.ents if kind == "ents" else doc.spans.get(key, ())
-            for span in spans:
-                s, e = (span.start_char, span.end_char) if unit == "char" else (span.start, span.end)
+    for d in range(len(docs)):
+        for selector in selectors:
+            for _, s, e, label in _rows_of(rows[selector], d):
                 if not s < e:
-                    doc_id = doc.user_data.get("doc_id", doc.user_data.get("id", d))
-                    raise InputError(f"{where(source, doc_id, span=(s, e))}: empty span in {selector!r} "
-                                             f"(label {span.label_!r}); a unit needs start < end")
-                units.append((selector, offset + s, offset + e, span.label_))
-        offset += (len(doc.text) if unit == "char" else len(doc)) + 1
+                    raise InputError(f"{where(source, doc_id(docs[d], d), span=(s, e))}: empty span in "
+                                     f"{selector!r} (label {label!r}); a unit needs start < end")
+                units.append((selector, shift[d] + s, shift[d] + e, label))
     return Continuum.from_units(units, annotators=selectors, source=source)
+
+
+def _rows_of(rows: list[tuple[int, int, int, str]], d: int) -> list[tuple[int, int, int, str]]:
+    """The rows of document ``d`` (rows are grouped by document, in document order)."""
+    lo = bisect.bisect_left(rows, d, key=lambda r: r[0])
+    hi = bisect.bisect_right(rows, d, key=lambda r: r[0])
+    return rows[lo:hi]
 
 
 def read_docbin(path: PathLike, sets: str | Iterable[str], *, unit: str = "char") -> Continuum:

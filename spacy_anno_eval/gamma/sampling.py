@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from .continuum import Continuum
 
 SAMPLERS = ("statistical", "shuffle")
@@ -107,7 +107,8 @@ class ShuffleSampler:
         chosen = annotators or c.annotators
         missing = [a for a in chosen if a not in c.annotators]
         if missing:
-            raise InputError(f"annotators {missing} are not in the continuum")
+            raise InputError(f"reference annotators {missing} are not in the continuum; its annotators: "
+                             f"{', '.join(c.annotators)}")
         return cls(c, tuple(c.annotators.index(a) for a in chosen))
 
     def sample(self, rng: np.random.Generator) -> Continuum:
@@ -158,7 +159,7 @@ def make_sampler(kind: str, continuum: Continuum, annotators: list[str] | None =
         return StatisticalSampler.from_continuum(continuum, annotators)
     if kind == "shuffle":
         return ShuffleSampler.from_continuum(continuum, annotators)
-    raise InputError(f"sampler must be one of {', '.join(SAMPLERS)}, got {kind!r}")
+    raise ConfigError(f"sampler must be one of {', '.join(SAMPLERS)}, got {kind!r}")
 
 
 def sample_seeds(seed: int, start: int, stop: int) -> list[np.random.SeedSequence]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from .rows import check_measures, to_dataframe, to_rows
 
 __all__ = ["FORMATS", "to_dataframe", "to_rows", "write_reports"]
@@ -22,7 +23,7 @@ FORMATS = {"json": "report.json", "md": "report.md", "html": "report.html"}
 def _check_formats(formats: Sequence[str], where: str) -> None:
     bad = [f for f in formats if f not in FORMATS]
     if bad:
-        raise ValueError(f"unknown report format {', '.join(map(repr, bad))} in {where}; "
+        raise ConfigError(f"unknown report format {', '.join(map(repr, bad))} in {where}; "
                          f"choose from {', '.join(FORMATS)}")
 
 
@@ -60,7 +61,7 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
     measures = check_measures(measures)
     if output_dir is None:
         if not paths:
-            raise ValueError("write_reports needs an output_dir or paths ({format: file})")
+            raise ConfigError("write_reports needs an output_dir or paths ({format: file})")
         targets = {fmt: Path(p) for fmt, p in paths.items()}
     else:
         targets = {fmt: Path(output_dir) / FORMATS[fmt] for fmt in formats}

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ConfigError
+
 MEASURES = ("strict", "lenient", "average")
 COUNT_FIELDS = ("correct", "partial", "missing", "spurious", "incorrect")
 
@@ -30,7 +32,7 @@ def check_measures(measures: Sequence[str]) -> tuple[str, ...]:
     measures = tuple(measures)
     bad = [m for m in measures if m not in MEASURES]
     if bad or not measures:
-        raise ValueError(f"measures must be among {', '.join(MEASURES)}, got {list(measures)!r}")
+        raise ConfigError(f"measures must be among {', '.join(MEASURES)}, got {list(measures)!r}")
     return measures
 
 

@@ -64,7 +64,8 @@ def muc_semeval_table(report: dict[str, Any]) -> Any:
 
 def print_report(report: dict[str, Any], console: Any = None,
                  measures: Sequence[str] = ("strict", "lenient", "average")) -> None:
-    """Print the corpus table and the MUC / SemEval table."""
+    """Print the corpus table and the MUC / SemEval table; with BDM credit (``report["bdm"]``), its micro
+    figures."""
     from rich.console import Console
 
     console = console or Console()
@@ -73,6 +74,10 @@ def print_report(report: dict[str, Any], console: Any = None,
         f"{report['n_docs']} documents · key {settings.get('key_set', '?')} vs response "
         f"{settings.get('response_set', '?')} · F-beta {settings.get('beta', 1.0):g}")))
     console.print(muc_semeval_table(report))
+    if report.get("bdm") is not None:
+        console.print("BDM-weighted (micro): " + ", ".join(
+            f"{m} P {100 * v['p']:.2f} R {100 * v['r']:.2f} F {100 * v['f']:.2f}"
+            for m, v in report["bdm"]["micro"].items()), markup=False, highlight=False)
 
 
 def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = None, max_rows: int = 50) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from spacy_anno_eval.annalist import dp as dp_module
 from spacy_anno_eval.annalist.dp import dp_align
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import ConfigError
 
 NEG = -math.inf
 SCORES = (2.0, 1.0, -1.0, NEG)
@@ -307,11 +307,11 @@ def test_match_is_called_with_vectors_not_per_cell():
 def test_bad_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message) as info:
         dp_align(3, 3, lambda i, j: i * 0.0, **kwargs)
-    assert isinstance(info.value, InputError)
+    assert isinstance(info.value, ConfigError)  # a bad setting (was InputError)
 
 
 def test_bad_sizes():
-    with pytest.raises(ValueError, match=r"n \(the number of key items\) must be an integer >= 0"):
+    with pytest.raises(ConfigError, match=r"n \(the number of key items\) must be an integer >= 0"):
         dp_align(-1, 3, lambda i, j: i * 0.0)
     with pytest.raises(ValueError, match=r"m \(the number of response items\) must be an integer >= 0"):
         dp_align(3, 2.0, lambda i, j: i * 0.0)
@@ -326,7 +326,7 @@ def test_bad_sizes():
     ],
 )
 def test_bad_match_function(bad, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ConfigError, match=message):
         dp_align(3, 3, bad)
 
 

@@ -21,7 +21,7 @@ from spacy_anno_eval.annalist.relations import (
     score_relations,
 )
 from spacy_anno_eval.annalist.relations_reader import read_relations, read_relations_jsonl, relations_from_docs
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import ConfigError, InputError
 from spacy_anno_eval.spans.engine import evaluate
 
 
@@ -365,9 +365,9 @@ def test_entity_alignment_checks():
 
 def test_score_relations_checks():
     entities = EntityAlignment()
-    with pytest.raises(ValueError, match="alignment must be"):
+    with pytest.raises(ConfigError, match="alignment must be"):
         score_relations([], [], entities, alignment="loose")
-    with pytest.raises(ValueError, match="partial_entities"):
+    with pytest.raises(ConfigError, match="partial_entities"):
         score_relations([], [], entities, partial_entities="half")
     with pytest.raises(InputError, match="used twice"):
         score_relations([rel("k1", arg1="a"), rel("k1", arg1="b")], [], entities)

@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pytest
 
+from spacy_anno_eval.errors import InputError
 from spacy_anno_eval.gamma.continuum import Continuum
 from spacy_anno_eval.gamma.cst import ERROR_KINDS, reference_continuum, shuffle
 
@@ -312,5 +313,5 @@ def test_bad_arguments_raise(kwargs, message):
 def test_bad_annotator_count_or_reference_raise():
     with pytest.raises(ValueError, match="n_annotators"):
         shuffle(reference_continuum(5), 0)
-    with pytest.raises(TypeError, match="Continuum"):
+    with pytest.raises(InputError, match="Continuum"):
         shuffle([("ref", 0, 1, "A")], 2)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ import json
 import numpy as np
 import pytest
 
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import ConfigError, InputError
 from spacy_anno_eval.gamma.alignment import Alignment, best_alignment
 from spacy_anno_eval.gamma.continuum import Continuum
 from spacy_anno_eval.gamma.cst import reference_continuum, shuffle
@@ -89,11 +89,11 @@ def test_ordinal_and_numeric_categories(kind, expected):
 
 
 def test_bad_dissimilarity_settings():
-    with pytest.raises(InputError, match="delta_empty"):
+    with pytest.raises(ConfigError, match="delta_empty"):
         Dissimilarity(delta_empty=0)
-    with pytest.raises(InputError, match="categorical"):
+    with pytest.raises(ConfigError, match="categorical"):
         Dissimilarity(categorical="cosine")
-    with pytest.raises(InputError, match="2 x 2"):
+    with pytest.raises(ConfigError, match="2 x 2"):
         Dissimilarity(categorical=[[0, 1, 1], [1, 0, 1], [1, 1, 0]]).category_matrix(["a", "b"])
 
 
@@ -313,7 +313,7 @@ def test_categorial_disorder_by_hand():
     cd = categorial_disorder(al, Dissimilarity())
     assert cd.weight == pytest.approx(0.5 * (1 + 2 * conf))
     assert cd.value == pytest.approx(2 * conf / (1 + 2 * conf))
-    with pytest.raises(InputError, match="empty_pairs"):
+    with pytest.raises(ConfigError, match="empty_pairs"):
         categorial_disorder(al, Dissimilarity(), "drop")
 
 
