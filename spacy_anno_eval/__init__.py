@@ -1,28 +1,55 @@
 """spacy-anno-eval: annotation evaluation and agreement inside spaCy.
 
-Imports are lazy so that spaCy's entry-point loading stays light.
+The stable Python API (listed in the README, "Python API"): every name below
+is importable from ``spacy_anno_eval``; each family package (``agreement``,
+``gamma``, ``annalist``, ``noisy``, ``trees``, ``bdm``, ``workflows``) exports
+its own. Imports are lazy (:mod:`.lazy`) so that spaCy's entry-point loading
+stays light.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from .lazy import lazy_exports
 
 __version__ = "0.1.0"
-__all__ = ["evaluate", "align_spans", "Corpus", "SpanTable", "Evaluation", "__version__"]
 
-_LAZY = {
-    "evaluate": ("spans.engine", "evaluate"),
-    "align_spans": ("spans.align", "align_spans"),
-    "Corpus": ("annotations.table", "Corpus"),
-    "SpanTable": ("annotations.table", "SpanTable"),
-    "Evaluation": ("spans.counts", "Evaluation"),
+_EXPORTS = {
+    # spans: system vs gold
+    "evaluate": "spans.engine",
+    "Evaluation": "spans.counts",
+    "align_spans": "spans.align",
+    "PairTable": "spans.align",
+    # annotations and readers
+    "Corpus": "annotations.table",
+    "SpanTable": "annotations.table",
+    "corpus_from_docs": "annotations.docs",
+    "read_corpus": "io",
+    "register_reader": "io",
+    # annotator vs annotator
+    "agreement_summary": "agreement.summary",
+    "cohen_kappa": "agreement.coefficients",
+    "scott_pi": "agreement.coefficients",
+    "fleiss_kappa": "agreement.reliability",
+    "krippendorff_alpha": "agreement.reliability",
+    "pairwise_f": "agreement.iaa",
+    "pairwise_kappa": "agreement.iaa",
+    "gamma": "gamma.measure",
+    # the hard cases
+    "align_mentions": "annalist.align",
+    "score_relations": "annalist.relations",
+    "evaluate_files": "noisy.evaluate",
+    "compare_files": "trees.dependencies",
+    # workflows and reports
+    "run_qa": "workflows.qa",
+    "run_benchmark": "workflows.benchmark.run",
+    "write_reports": "report",
+    "write_json": "report.json",
+    "to_rows": "report.rows",
+    "to_dataframe": "report.rows",
+    # errors
+    "AnnoEvalError": "errors",
+    "InputError": "errors",
+    "ConfigError": "errors",
 }
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from importlib import import_module
-
-        module, attr = _LAZY[name]
-        return getattr(import_module(f"{__name__}.{module}"), attr)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = sorted(_EXPORTS) + ["__version__"]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -31,12 +31,14 @@ import os
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..annotations.table import Corpus
 from ..errors import InputError
 
-Reader = Callable[..., Corpus]
+if TYPE_CHECKING:
+    from ..annotations.table import Corpus
+
+Reader = Callable[..., "Corpus"]
 
 # name -> (module, function, suffixes); modules are imported on first use
 _BUILTIN: dict[str, tuple[str, str, tuple[str, ...]]] = {
