@@ -28,6 +28,7 @@ entry point group (``name = package.module:function``)::
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from pathlib import Path
@@ -50,6 +51,7 @@ _BUILTIN: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 _PLUGINS: dict[str, tuple[Reader, tuple[str, ...]]] = {}
 _ENTRY_POINTS_LOADED = False
+_ENTRY_POINTS_LOCK = threading.Lock()
 
 
 def register_reader(name: str, suffixes: Sequence[str] = ()) -> Callable[[Reader], Reader]:
@@ -63,15 +65,18 @@ def register_reader(name: str, suffixes: Sequence[str] = ()) -> Callable[[Reader
 
 
 def _load_entry_points() -> None:
+    """Register the readers of the ``spacy_anno_eval_readers`` entry points, once (under a lock: the key and
+    the response may be read in two threads)."""
     global _ENTRY_POINTS_LOADED
-    if _ENTRY_POINTS_LOADED:
-        return
-    _ENTRY_POINTS_LOADED = True
-    from importlib.metadata import entry_points
+    with _ENTRY_POINTS_LOCK:
+        if _ENTRY_POINTS_LOADED:
+            return
+        from importlib.metadata import entry_points
 
-    for ep in entry_points(group="spacy_anno_eval_readers"):
-        if ep.name not in _PLUGINS:
-            _PLUGINS[ep.name] = (ep.load(), ())
+        for ep in entry_points(group="spacy_anno_eval_readers"):
+            if ep.name not in _PLUGINS:
+                _PLUGINS[ep.name] = (ep.load(), ())
+        _ENTRY_POINTS_LOADED = True
 
 
 def formats() -> list[str]:
