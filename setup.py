@@ -6,6 +6,28 @@ from setuptools import find_packages, setup
 
 HERE = Path(__file__).parent
 
+
+def token_reader() -> list:
+    """The compiled token-column reader (``spacy_anno_eval.annotations._tokens``), or none.
+
+    It reads spaCy's token structs, so it is compiled against the spaCy of the
+    build environment (pyproject.toml) and records that version; at run time it
+    is used only under the same spaCy. Without Cython, spaCy or a compiler the
+    package installs without it and reads tokens with ``Doc.to_array``.
+    """
+    try:
+        import numpy
+        import spacy
+        from Cython.Build import cythonize
+        from setuptools import Extension
+    except ImportError:
+        return []
+    version = spacy.about.__version__
+    extension = Extension("spacy_anno_eval.annotations._tokens", ["spacy_anno_eval/annotations/_tokens.pyx"],
+                          include_dirs=[numpy.get_include()],
+                          define_macros=[("ANNO_EVAL_SPACY_VERSION", f'"{version}"')], language="c++", optional=True)
+    return cythonize([extension], quiet=True, compiler_directives={"language_level": "3"})
+
 setup(
     name="spacy-anno-eval",
     version="0.1.0",
@@ -15,6 +37,7 @@ setup(
     license="MIT",
     python_requires=">=3.11",
     packages=find_packages(exclude=["tests", "tests.*", "benchmarks"]),
+    ext_modules=token_reader(),
     install_requires=[
         "spacy>=3.7,<4",
         "numpy>=1.24",

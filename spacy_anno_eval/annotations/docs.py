@@ -118,6 +118,39 @@ def _token_columns(docs: Sequence[Any], attrs: Sequence[int]) -> tuple[np.ndarra
     return np.concatenate(arrays).astype(np.uint64, copy=False), starts
 
 
+def compiled_reader() -> Any:
+    """The compiled token-column reader (:mod:`._tokens`) when it was built against the running spaCy, else
+    None (then ``Doc.to_array`` reads the same columns)."""
+    global _COMPILED
+    if _COMPILED is False:
+        try:
+            from spacy.about import __version__ as running
+
+            from . import _tokens
+        except ImportError:
+            _COMPILED = None
+        else:
+            _COMPILED = _tokens if _tokens.SPACY_VERSION == running else None
+    return _COMPILED
+
+
+_COMPILED: Any = False
+
+
+def ent_token_columns(docs: Sequence[Any]) -> tuple[np.ndarray, ...]:
+    """``(orth, idx, length, ent_iob, ent_type, starts)`` of every token of ``docs`` (one row per token;
+    ``starts[d]:starts[d + 1]`` are document ``d``'s rows): the columns of ``Doc.to_array([ORTH, IDX, LENGTH,
+    ENT_IOB, ENT_TYPE])``, read in one compiled pass when :func:`compiled_reader` is available."""
+    reader = compiled_reader()
+    if reader is not None:
+        return reader.ent_columns(docs if isinstance(docs, list) else list(docs))
+    from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH, ORTH
+
+    tok, starts = _token_columns(docs, [ORTH, IDX, LENGTH, ENT_IOB, ENT_TYPE])
+    return (tok[:, 0], tok[:, 1].astype(np.int64), tok[:, 2].astype(np.int64), tok[:, 3].astype(np.uint8),
+            tok[:, 4], starts.astype(np.int64))
+
+
 def _ents_columns(docs: Sequence[Any], doc_ids: Sequence[str] = (), source: str = "") -> tuple[np.ndarray, ...]:
     """doc.ents of every doc as (doc, start_char, end_char, label_hash), vectorised.
 
@@ -125,12 +158,10 @@ def _ents_columns(docs: Sequence[Any], doc_ids: Sequence[str] = (), source: str 
     IOB codes with :func:`decode_iob` (``doc_ids`` and ``source`` name a document
     whose annotation spaCy would refuse), instead of creating a ``Span`` per entity.
     """
-    from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH
-
-    tok, starts = _token_columns(docs, [IDX, LENGTH, ENT_IOB, ENT_TYPE])
-    doc, first, last = decode_iob(tok[:, 2].astype(np.uint8), tok[:, 3], starts, doc_ids, source)
-    idx = tok[:, 0].astype(INDEX)
-    return doc, idx[first], idx[last] + tok[last, 1].astype(INDEX), tok[first, 3]
+    _, idx, length, iob, etype, starts = ent_token_columns(docs)
+    doc, first, last = decode_iob(iob, etype, starts.astype(INDEX, copy=False), doc_ids, source)
+    idx = idx.astype(INDEX, copy=False)
+    return doc, idx[first], idx[last] + length[last].astype(INDEX), etype[first]
 
 
 # ---------------------------------------------------------------------------
@@ -291,18 +322,15 @@ def _same_tokens(x_orth: np.ndarray, x_starts: np.ndarray, y_orth: np.ndarray, y
 
 def _ents_sets_fast(examples: list[Any]) -> ExampleSets:
     """:func:`example_sets` for ``doc.ents`` without features: one ``to_array`` per doc, numpy for the rest."""
-    from spacy.attrs import ENT_IOB, ENT_TYPE, ORTH
-
     n = len(examples)
-    attrs = [ORTH, ENT_IOB, ENT_TYPE]
-    y_tok, y_starts = _token_columns([eg.y for eg in examples], attrs)
-    x_tok, x_starts = _token_columns([eg.x for eg in examples], attrs)
-    y_iob = y_tok[:, 1].astype(np.uint8)
+    y_orth, _, _, y_iob, y_type, y_starts = ent_token_columns([eg.y for eg in examples])
+    x_orth, _, _, x_iob, x_type, x_starts = ent_token_columns([eg.x for eg in examples])
+    y_starts, x_starts = y_starts.astype(INDEX, copy=False), x_starts.astype(INDEX, copy=False)
     strings = examples[0].y.vocab.strings if n else None
-    kdoc, kfirst, klast = decode_iob(y_iob, y_tok[:, 2], y_starts)
-    key = _table_from_hashes(kdoc, kfirst - y_starts[kdoc], klast + 1 - y_starts[kdoc], y_tok[kfirst, 2], strings)
-    pdoc, pfirst, plast = decode_iob(x_tok[:, 1].astype(np.uint8), x_tok[:, 2], x_starts)
-    plabel = x_tok[pfirst, 2]
+    kdoc, kfirst, klast = decode_iob(y_iob, y_type, y_starts)
+    key = _table_from_hashes(kdoc, kfirst - y_starts[kdoc], klast + 1 - y_starts[kdoc], y_type[kfirst], strings)
+    pdoc, pfirst, plast = decode_iob(x_iob, x_type, x_starts)
+    plabel = x_type[pfirst]
     # Doc.has_annotation("ENT_IOB"): an empty doc, or some token with a code other than 0
     blank_before = np.zeros(len(y_iob) + 1, dtype=INDEX)
     np.cumsum(y_iob == 0, out=blank_before[1:])
@@ -311,7 +339,7 @@ def _ents_sets_fast(examples: list[Any]) -> ExampleSets:
     keep = annotated[pdoc]
     start = pfirst - x_starts[pdoc]
     end = plast + 1 - x_starts[pdoc]
-    same = _same_tokens(x_tok[:, 0], x_starts, y_tok[:, 0], y_starts)
+    same = _same_tokens(x_orth, x_starts, y_orth, y_starts)
     moved = keep & ~same[pdoc]
     if moved.any():
         start, end, aligned = _map_through_alignment(examples, pdoc, start, end, moved)
