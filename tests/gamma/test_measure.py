@@ -113,35 +113,7 @@ def test_best_alignment_disorders_of_pygamma(name, alpha, disorder, n_unitary):
     assert sorted(rows.tolist()) == list(range(len(al.continuum)))
 
 
-FIXTURES = [f"fixture_0{k}_{name}.json" for k, name in enumerate(
-    ["two_annotators_simple", "unequal_counts", "identical_perfect", "three_annotators", "larger_two_annotators",
-     "weighted_alpha3_beta2"], 1)]
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_dkpro_fixture_replays(name):
-    """Tier 1: every pair dissimilarity and the best-alignment disorder; tier 2: each sampled continuum's
-    best-alignment disorder (1e-5 relative), and γ replayed from them."""
-    from spacy_anno_eval.gamma.readers import fixture_samples, read_fixture
-
-    c, data = read_fixture(shared_file("dkpro_pygamma_fixtures", name))
-    p = data["params"]
-    dissim = Dissimilarity(alpha=p["alpha"], beta=p["beta"], delta_empty=p["deltaEmpty"])
-    offsets = c.offsets()
-    for pair in data["tier1"]["pairDissimilarities"]:
-        a, b = c.annotators.index(pair["annotatorA"]), c.annotators.index(pair["annotatorB"])
-        i, j = np.array([offsets[a] + pair["unitIndexA"]]), np.array([offsets[b] + pair["unitIndexB"]])
-        assert dissim.pairs(c, i, j)[0] == pytest.approx(pair["combined"], rel=1e-5, abs=1e-7)
-        assert float(dissim.positional(c.start[i], c.end[i], c.start[j], c.end[j])[0]) == \
-            pytest.approx(pair["positional"], rel=1e-5, abs=1e-7)
-    observed = best_alignment(c, dissim).disorder
-    assert observed == pytest.approx(data["tier1"]["bestAlignmentDisorder"], rel=1e-5, abs=1e-7)
-    samples = fixture_samples(data)
-    disorders = [best_alignment(s, dissim).disorder for s in samples]
-    expected = [s["bestAlignmentDisorder"] for s in data["tier2"]["sampledContinua"]]
-    np.testing.assert_allclose(disorders, expected, rtol=1e-5)
-    gamma_replay = 1 - observed / np.mean(disorders)
-    assert gamma_replay == pytest.approx(1 - data["tier1"]["bestAlignmentDisorder"] / np.mean(expected), rel=1e-4)
+# the DKPro / pygamma fixtures replay in tests/reference/test_dkpro_pygamma_fixtures.py
 
 
 def brute_force_disorder(c, dissim):
