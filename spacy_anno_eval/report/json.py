@@ -25,7 +25,11 @@ def write_json(data: Any, path: str | os.PathLike) -> Path:
     is written a chunk of rows at a time, never all in memory; the bytes equal
     those of the same report with a list. NaN and infinite figures are written
     as ``null`` (:func:`~spacy_anno_eval.figures.json_safe`): no file holds
-    ``NaN`` or ``Infinity``, which are not JSON.
+    ``NaN`` or ``Infinity``, which are not JSON. ``path`` ``-`` is standard
+    output; devices, FIFOs and symlinks are written as
+    :func:`~spacy_anno_eval.files.open_atomic` says; a failure (a folder, a
+    read-only folder, a lone surrogate in an id) is an
+    :class:`~spacy_anno_eval.errors.AnnoEvalError` naming ``path``.
     """
     lazy = {k: v for k, v in data.items() if isinstance(v, PerDocRows)} if isinstance(data, dict) else {}
     if not lazy:

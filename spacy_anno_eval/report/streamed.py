@@ -51,8 +51,11 @@ class StreamedDiff:
         self.max_docs, self.max_text_chars = max_docs, max_text_chars
         self.n_shown = self.n_rows = self.n_with_pairs = 0
         self.labels: set[str] = set()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".diff.tmp", dir=self.path.parent)
+        from ..files import temp_folder
+
+        folder = temp_folder(self.path)  # beside the target; the system's for standard output, a device, a FIFO
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".diff.tmp", dir=folder)
         self._spool_path = Path(name)
         self._spool = os.fdopen(fd, "wb")
         self._sizes: list[int] = []                        # bytes of each spooled section

@@ -11,7 +11,7 @@ import pytest
 
 from spacy_anno_eval import evaluate
 from spacy_anno_eval.annotations.table import Corpus, SpanTableBuilder
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import AnnoEvalError, InputError
 from spacy_anno_eval.io import read_corpus
 from spacy_anno_eval.workflows.adjudicate import (
     AdjudicationWarning,
@@ -274,7 +274,7 @@ def test_write_docbin_is_atomic(tmp_path, demo, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(AnnoEvalError, match="cannot write .*disk full"):
         write_docbin(docs[:3], out)
     # the earlier file is intact and no temporary file is left behind
     assert sorted(os.listdir(tmp_path)) == ["gold.spacy"]
