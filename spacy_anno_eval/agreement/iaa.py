@@ -57,13 +57,15 @@ from typing import Any
 
 import numpy as np
 
+from ..annotations.table import name_list
 from ..errors import InputError
 from ..spans.measures import MODES
 
 
 def parse_sets(sets: str | list[str]) -> list[str]:
     """``"spans:a;spans:b"`` (GATE's ``;``) or a list -> the set selectors; at least two, distinct."""
-    items = [s.strip() for s in (sets.split(";") if isinstance(sets, str) else sets) if s.strip()]
+    items = [s.strip() for s in (sets.split(";") if isinstance(sets, str) else name_list(sets, "sets") or [])
+             if s.strip()]
     if len(items) < 2:
         raise InputError(f"IAA needs two or more annotation sets, got {items}")
     if len(set(items)) != len(items):
@@ -75,7 +77,8 @@ def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[s
     """``"Per->label;Org"`` -> (["Per", "Org"], ["label"]); None -> (None, None)."""
     if not types:
         return None, None
-    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else types) if t.strip()]
+    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else name_list(types, "types") or [])
+             if t.strip()]
     names, features = [], []
     for item in items:
         name, _, feature = item.partition("->")
@@ -106,14 +109,17 @@ class _Parts:
     """
 
     def __init__(self, corpus: Any, selectors: list[str], fmt: str = "auto", features: list[str] | None = None, *,
-                 shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> None:
+                 shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None,
+                 reader_options: dict[str, Any] | None = None) -> None:
         self.selectors, self.fmt, self.features, self.progress = selectors, fmt, features, progress
+        self.reader_options = dict(reader_options or {})
         if not shards and not docs_per_chunk:
             self.units = [os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else corpus]
         elif isinstance(corpus, (str, os.PathLike)):
             from ..io.units import shard_units
 
-            self.units = shard_units(corpus, fmt, docs_per_chunk, sharded=shards, selectors=selectors)
+            self.units = shard_units(corpus, fmt, docs_per_chunk, sharded=shards, selectors=selectors,
+                                     **self.reader_options)
         else:
             raise InputError(f"shards: the corpus must be a folder of shard files, a glob pattern or a file, "
                                      f"got a {type(corpus).__name__}; pass a path, or leave shards off for a "
@@ -121,6 +127,8 @@ class _Parts:
         from ..io.units import StreamIds
 
         self.ids = StreamIds()
+        source = os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""
+        self.names = _SeenNames(source, selectors)
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
         from ..io.units import read_unit
@@ -132,11 +140,12 @@ class _Parts:
             for unit in self.units:
                 if isinstance(unit, str) or hasattr(unit, "fmt"):  # a path or a chunk; one of many may be empty
                     part, found = read_unit(unit, self.selectors, self.fmt, self.features,
-                                            allow_empty=len(self.units) > 1)
+                                            reader_options=self.reader_options, allow_empty=len(self.units) > 1)
                 else:  # a Corpus or Docs in memory
-                    part = load(unit, self.selectors, self.fmt, self.features)
+                    part = load(unit, self.selectors, self.fmt, self.features, **self.reader_options)
                     found = part.given_ids
                 part.doc_ids = self.ids.add(unit, found, part.doc_ids)
+                self.names.add(part)
                 if len(part):  # a chunk of Prodigy reject/ignore lines only has no documents
                     yield offset, part
                 offset += len(part)
@@ -149,6 +158,49 @@ class _Parts:
         not to hold for the whole file; ``None`` when the ids given so far stand."""
         ids = self.ids.final()
         return None if ids == self.ids.ids else ids
+
+
+class _SeenNames:
+    """The set, type and feature names the parts of a corpus hold, gathered part by part, so that a name
+    matching nothing is refused over the whole corpus (DESIGN.md, Contracts: names are checked), not part by
+    part, and over every set compared (a type only some annotators used is fine)."""
+
+    def __init__(self, source: str, selectors: list[str]) -> None:
+        self.source, self.selectors = source, selectors
+        self.sets: set[str] | None = set()       # None: some part does not say which sets it holds
+        self.labels: set[str] = set()
+        self.carried: set[str] = set()
+        self.found_features: list[list[str] | None] = []
+
+    def add(self, part: Any) -> None:
+        from ..spans.engine import carried_features, present_labels
+
+        if self.sets is not None:
+            self.sets = None if part.found_sets is None else self.sets | set(part.found_sets)
+        for s in self.selectors:
+            table = part.sets.get(s)
+            if table is not None:
+                self.labels |= present_labels(table)
+                self.carried |= carried_features(table)
+        if part.found_features not in self.found_features:
+            self.found_features.append(part.found_features)
+
+    def check(self, types: list[str] | None, features: list[str] | None) -> None:
+        """Raise :class:`InputError` for a set no document holds, a type no set has or a feature no annotation
+        carries, listing what exists."""
+        from ..spans.engine import check_features, check_types
+
+        where = f"{self.source or 'corpus'} ({', '.join(self.selectors)})"
+        if self.sets is not None:
+            missing = [s for s in self.selectors if s not in self.sets]
+            if missing:
+                found = sorted(self.sets, key=lambda s: (s != "ents", s))
+                raise InputError(f"{self.source or 'corpus'}: no document has the annotation set {missing[0]!r}; "
+                                 f"the sets are: {', '.join(found) or 'none'}")
+        if types:
+            check_types([t for t in types if t != ANY_TYPE], self.labels, where)
+        if features:
+            check_features(features, self.carried, self.found_features, where)
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -176,8 +228,12 @@ def _matrix(n: int, pairs: list[dict[str, Any]], measure: str, micro_of: Any, ma
 def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
                matrix_measure: str = "strict", credit: Any = None,
-               shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None) -> dict[str, Any]:
+               shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None,
+               reader_options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
+
+    ``reader_options`` go to the file reader (``encoding``, ``sep``, ...;
+    :func:`spacy_anno_eval.io.read_corpus`).
 
     ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
     time; each pair's counts are summed over the shards
@@ -208,12 +264,14 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     comparisons += [(consensus, a) for a in names] if consensus else []
     parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
     streamed = shards or bool(docs_per_chunk)
-    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
+    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
+                    reader_options=reader_options)
     for _, part in reader:
         for c in comparisons:
             ev = evaluate(part, part, key_set=c[0], response_set=c[1], types=type_names, features=features,
-                          beta=beta, pairing=pairing, credit=credit)
+                          beta=beta, pairing=pairing, credit=credit, check_names=False)
             parts[c].append(ev.without_pairs() if streamed else ev)
+    reader.names.check(type_names, features)
     done = {c: Evaluation.concat(evs) if streamed else evs[0] for c, evs in parts.items()}
     final = reader.final_ids()
     if final is not None:
@@ -268,7 +326,8 @@ def parse_type_features(types: str | list[str] | None) -> list[tuple[str, str | 
     """``"Per->label;Org"`` -> ``[("Per", "label"), ("Org", None)]`` (each type with its own feature)."""
     if not types:
         return []
-    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else types) if t.strip()]
+    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else name_list(types, "types") or [])
+             if t.strip()]
     out = []
     for item in items:
         name, _, feature = item.partition("->")
@@ -393,7 +452,7 @@ def _spec_label(type_name: str, feature: str | None) -> str:
 def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
                    fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0, seed: int = 0,
                    shards: bool = False, progress: bool = False, client: Any = None,
-                   docs_per_chunk: int | None = None) -> dict[str, Any]:
+                   docs_per_chunk: int | None = None, reader_options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
 
     See the module docstring for items and categories. ``types`` as GATE
@@ -418,7 +477,8 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     disagreements (and their documents' texts) and a few counts per
     document. ``docs_per_chunk``: read JSONL and CoNLL files that many
     documents at a time, likewise. ``client``: an open Dask ``distributed.Client`` for the
-    bootstrap (:func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`).
+    bootstrap (:func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`). ``reader_options`` go to
+    the file reader (``encoding``, ``sep``, ...).
     """
     from .coefficients import DegenerateAgreementWarning
 
@@ -432,9 +492,11 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     pair_comparisons = [(names[i], names[j]) for i, j in index_pairs]
     consensus_comparisons = [(consensus, a) for a in names] if consensus else []
     sums = _KappaSums(specs, selectors, pair_comparisons + consensus_comparisons, set(pair_comparisons))
-    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk)
+    reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
+                    reader_options=reader_options)
     for offset, part in reader:
         sums.add(offset, part)
+    reader.names.check([t for t, _ in specs], features)
     sums.rename(reader.final_ids())
     labels = sums.labels()
     if not labels:

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 
 LEVELS = ("offset", "section", "order")
 ALGORITHMS = ("optimal", "greedy", "dp")
@@ -334,10 +334,25 @@ def _dp(keys: list[Mention], resps: list[Mention], settings: Settings) -> list[t
             for a, b, sc in zip(i.tolist(), j.tolist(), scores.tolist(), strict=True)]
 
 
+def _mentions(value: Any, what: str) -> list[Mention]:
+    """``value`` as a list of :class:`Mention`; :class:`ConfigError` saying what was given when it is not one."""
+    if value is None or isinstance(value, (str, bytes, Mention)) or not isinstance(value, Iterable):
+        raise ConfigError(f"{what}: expected a list of Mention objects (read_mentions gives them), got "
+                          f"{type(value).__name__} {value!r:.60}")
+    items = list(value)
+    bad = next((i for i, m in enumerate(items) if not isinstance(m, Mention)), None)
+    if bad is not None:
+        raise ConfigError(f"{what}: item {bad} is a {type(items[bad]).__name__}, not a Mention")
+    return items
+
+
 def align_mentions(key: Iterable[Mention], response: Iterable[Mention], settings: Settings | None = None,
                    texts: dict[str, str] | None = None) -> list[Decision]:
     """Every key/response decision (see the module docstring), in document order."""
     settings = settings or Settings()
+    if not isinstance(settings, Settings):
+        raise ConfigError(f"settings must be an annalist Settings, got {type(settings).__name__}")
+    key, response = _mentions(key, "key"), _mentions(response, "response")
     if settings.level not in LEVELS:
         raise InputError(f"level must be one of {', '.join(LEVELS)}, got {settings.level!r}")
     if settings.algorithm not in ALGORITHMS:

@@ -21,7 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
+from ..io.jsonl import loads
 from .align import Mention
 
 
@@ -29,23 +30,24 @@ def is_mentions_jsonl(path: str | Path) -> bool:
     p = Path(path)
     if p.suffix.lower() != ".jsonl" or not p.is_file():
         return False
-    with p.open(encoding="utf-8-sig") as handle:
+    with p.open(encoding="utf-8-sig", errors="replace") as handle:  # a sniff: the reader names bad bytes
         for line in handle:
             if line.strip():
                 try:
-                    return "mentions" in json.loads(line)
-                except json.JSONDecodeError:
+                    value = loads(line, f"{p}, line 1")
+                except (json.JSONDecodeError, InputError):  # the corpus reader names what is wrong
                     return False
+                return isinstance(value, dict) and "mentions" in value
     return False
 
 
-def read_mentions_jsonl(path: str | Path) -> tuple[list[Mention], dict[str, str]]:
+def read_mentions_jsonl(path: str | Path, encoding: str = "utf-8-sig") -> tuple[list[Mention], dict[str, str]]:
     """Mentions and document texts (where given) from a mentions JSONL file."""
     from ..io.jsonl import json_lines
 
     p = Path(path)
     mentions, texts = [], {}
-    for lineno, doc in json_lines(p, encoding="utf-8-sig"):
+    for lineno, doc in json_lines(p, encoding=encoding):
         try:
             doc_id = str(doc.get("id", doc.get("meta", {}).get("id", lineno)))
             if "text" in doc:
@@ -99,14 +101,80 @@ def mentions_from_corpus(corpus: Any, selector: str, section: str | None = None)
 
 
 def read_mentions(path: str | Path, selector: str = "ents", fmt: str = "auto",
-                  section: str | None = None) -> tuple[list[Mention], dict[str, str]]:
-    """Mentions and texts from a mentions JSONL file or any corpus format."""
+                  section: str | None = None, **options: Any) -> tuple[list[Mention], dict[str, str]]:
+    """Mentions and texts from a mentions JSONL file or any corpus format (``options``: the reader options,
+    such as ``encoding``; a mentions file takes ``encoding`` only)."""
     if is_mentions_jsonl(path):
-        return read_mentions_jsonl(path)
+        other = sorted(set(options) - {"encoding"})
+        if other:
+            raise ConfigError(f"{path}: a mentions JSONL file takes the reader option encoding only, not "
+                              f"{', '.join(other)}")
+        mentions, texts = read_mentions_jsonl(path, encoding=options.get("encoding") or "utf-8-sig")
+        if section and mentions and all(m.section is None for m in mentions):
+            raise InputError(f"{path}: --section {section}: no mention of this mentions file has a \"section\"; "
+                             f"a mentions file gives each mention's section itself")
+        return mentions, texts
+    return mentions_from_corpus(_load(path, selector, fmt, section, options), selector, section)
+
+
+def _load(path: str | Path, selector: str, fmt: str, section: str | None, options: dict[str, Any]) -> Any:
+    """The corpus of ``path`` with the set ``selector`` (a set no document holds is refused) and the feature
+    naming the section; a ``section`` feature that no annotation carries raises :class:`InputError` listing
+    what exists."""
     from ..spans.engine import load
 
-    corpus = load(str(path), [selector], fmt, [section] if section and section not in _BOUNDARY else None)
-    return mentions_from_corpus(corpus, selector, section)
+    feature = section if section and section not in _BOUNDARY else None
+    corpus = load(str(path), [selector], fmt, [feature] if feature else None, **options)
+    if feature is not None:
+        table = corpus.get_set(selector)
+        if not any(feature in row for row in table.features or ()):
+            names = sorted(set(corpus.found_features or ()))
+            raise InputError(f"{path} ({selector}): --section {feature}: no annotation carries this feature; a "
+                             f"section is sentence, paragraph or a feature: {', '.join(names) or 'none'}")
+    return corpus
 
 
-__all__ = ["is_mentions_jsonl", "mentions_from_corpus", "read_mentions", "read_mentions_jsonl", "section_starts"]
+def read_mention_pair(key: str | Path, response: str | Path, key_set: str = "ents", response_set: str | None = None,
+                      fmt: str = "auto", section: str | None = None, level: str = "offset", **options: Any,
+                      ) -> tuple[list[Mention], list[Mention], dict[str, str]]:
+    """The key's and the response's mentions, and the key's texts (:func:`read_mentions`; ``options``: the
+    reader options).
+
+    At the ``offset`` level the offsets must compare, so the two sides must hold the
+    same documents with the same texts, checked as ``score`` checks them
+    (:func:`~spacy_anno_eval.spans.engine.match_documents`,
+    :func:`~spacy_anno_eval.spans.engine.check_texts`); a mentions file is
+    checked on the texts it gives.
+    """
+    response_set = response_set or key_set
+    if level != "offset" or is_mentions_jsonl(key) or is_mentions_jsonl(response):
+        keys, texts = read_mentions(key, key_set, fmt, section, **options)
+        resps, resp_texts = read_mentions(response, response_set, fmt, section, **options)
+        if level == "offset":
+            _check_given_texts(texts, resp_texts, str(key), str(response))
+        return keys, resps, texts
+    from ..spans.engine import check_texts, match_documents, options_per_source
+
+    key_options, response_options = options_per_source([key, response], fmt, options)
+    kc = _load(key, key_set, fmt, section, key_options)
+    rc = _load(response, response_set, fmt, section, response_options)
+    check_texts(kc, rc, match_documents(kc, rc))
+    keys, texts = mentions_from_corpus(kc, key_set, section)
+    resps, _ = mentions_from_corpus(rc, response_set, section)
+    return keys, resps, texts
+
+
+def _check_given_texts(key: dict[str, str], response: dict[str, str], key_source: str, response_source: str) -> None:
+    """Raise :class:`InputError` for a document whose key and response texts are both given and differ."""
+    for doc, text in key.items():
+        other = response.get(doc)
+        if other is not None and other != text:
+            pos = next((n for n, (a, b) in enumerate(zip(text, other, strict=False)) if a != b),
+                       min(len(text), len(other)))
+            raise InputError(f"{key_source}, document {doc!r}: the key text differs from the response text "
+                             f"({response_source}) at character {pos} (key {text[pos:pos + 20]!r} vs response "
+                             f"{other[pos:pos + 20]!r}); character offsets only compare on identical texts")
+
+
+__all__ = ["is_mentions_jsonl", "mentions_from_corpus", "read_mention_pair", "read_mentions", "read_mentions_jsonl",
+           "section_starts"]

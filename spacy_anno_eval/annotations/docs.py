@@ -22,13 +22,14 @@ made for ``doc.ents`` unless features are asked for.
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, where
+from ..errors import ConfigError, InputError, where
 from .table import INDEX, Corpus, SpanTable, SpanTableBuilder, parse_selector
 
 #: the ``user_data`` keys that give a document its id, in order of precedence
@@ -232,13 +233,65 @@ def _table_from_hashes(doc: np.ndarray, start: np.ndarray, end: np.ndarray,
 
 def corpus_from_docs(docs: Iterable[Any], selectors: Iterable[str] = ("ents",),
                      features: Sequence[str] | None = None, source: str = "") -> Corpus:
-    """A :class:`Corpus` from spaCy Docs with the sets named by ``selectors``; ids by :func:`doc_id`."""
-    docs = list(docs)
+    """A :class:`Corpus` from spaCy Docs with the sets named by ``selectors``; ids by :func:`doc_id`.
+
+    The corpus records the sets its documents hold (``found_sets``: ``ents``
+    and every span group some document has, empty or not) and, when
+    ``features`` are asked for, every feature name the selected spans carry
+    (``found_features``), so that a name matching nothing can be refused."""
+    docs = as_docs(docs, source or "docs")
+    selectors = list(selectors)
+    for s in selectors:
+        parse_selector(s)
     given = [given_id(d.user_data) for d in docs]
     ids = [str(i) if g is None else g for i, g in enumerate(given)]
     texts = [d.text for d in docs]
     sets = {s: spans_from_docs(docs, s, features, doc_ids=ids, source=source) for s in selectors}
-    return Corpus(ids, texts, sets, source, given_ids=given)
+    found = span_feature_names(docs, selectors) if features else None
+    return Corpus(ids, texts, sets, source, given_ids=given, found_sets=found_selectors(docs), found_features=found)
+
+
+def as_docs(value: Any, what: str = "docs") -> list[Any]:
+    """``value`` as a list of spaCy Docs; :class:`ConfigError` saying what was given when it is not one (``None``,
+    a single Doc, a string, a list holding something else). ``what`` names the argument."""
+    tokens = sys.modules.get("spacy.tokens")
+    doc_class = getattr(tokens, "Doc", None)
+    if doc_class is not None and isinstance(value, doc_class):
+        raise ConfigError(f"{what}: got a single spaCy Doc; pass a list of Docs ([doc])")
+    if value is None or isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        raise ConfigError(f"{what}: expected a path or a list of spaCy Docs, got {type(value).__name__} "
+                          f"{value!r:.60}")
+    docs = list(value)
+    for i, d in enumerate(docs):
+        if doc_class is None or not isinstance(d, doc_class):
+            raise ConfigError(f"{what}: item {i} is a {type(d).__name__}, not a spaCy Doc; pass a sequence of Docs")
+    return docs
+
+
+def found_selectors(docs: Iterable[Any]) -> list[str]:
+    """The selectors the Docs hold: ``ents`` (every Doc has it) and ``spans:<key>`` for every span group some Doc
+    has (present but empty counts), sorted."""
+    keys: set[str] = set()
+    for doc in docs:
+        keys.update(doc.spans.keys())
+    return ["ents", *(f"spans:{k}" for k in sorted(keys))]
+
+
+def span_feature_names(docs: Iterable[Any], selectors: Iterable[str]) -> list[str]:
+    """Every feature name :func:`span_features` finds on the spans of ``selectors``: ``kb_id`` and ``id`` where
+    some span has one, ``_.<name>`` for every Span extension some span gives a value, sorted."""
+    from spacy.tokens.underscore import Underscore
+
+    extensions = list(Underscore.span_extensions)
+    found: set[str] = set()
+    kinds = [parse_selector(s) for s in selectors]
+    for doc in docs:
+        for kind, key in kinds:
+            for span in _selected(doc, kind, key):
+                found.update(name for name in ("kb_id", "id") if getattr(span, name + "_"))
+                found.update(f"_.{name}" for name in extensions
+                             if f"_.{name}" not in found and getattr(span._, name) not in (None, ""))
+    return sorted(found)
 
 
 def doc_relations(doc: Any) -> Any:
@@ -458,6 +511,6 @@ def take_rows(table: SpanTable, keep: np.ndarray) -> SpanTable:
     return SpanTable(table.doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels, feats)
 
 
-__all__ = ["DOC_ID_KEYS", "ExampleSets", "corpus_from_docs", "decode_iob", "doc_id", "doc_relations",
-           "example_sets", "given_id", "span_features", "span_rows", "spans_from_docs", "take_rows",
-           "unique_rows"]
+__all__ = ["DOC_ID_KEYS", "ExampleSets", "as_docs", "corpus_from_docs", "decode_iob", "doc_id", "doc_relations",
+           "example_sets", "found_selectors", "given_id", "span_feature_names", "span_features", "span_rows",
+           "spans_from_docs", "take_rows", "unique_rows"]

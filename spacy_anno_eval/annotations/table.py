@@ -15,13 +15,13 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, where
+from ..errors import ConfigError, InputError, where
 
 INDEX = np.int64
 
@@ -163,6 +163,14 @@ class Corpus:
     text_lengths: np.ndarray | None = None
     #: the id each document's file gives it, ``None`` where its id is its position (``None``: not known)
     given_ids: list[str | None] | None = None
+    #: the annotation sets some document holds, as selectors (``ents``, ``spans:sc``; a span group that is
+    #: present but empty counts); ``None`` when not known, or when every name a reader takes reads its one layer
+    found_sets: list[str] | None = None
+    #: every feature name the annotations carry (not only those asked for); ``None`` when not known
+    found_features: list[str] | None = None
+    #: one part of a corpus read in parts (a shard, a chunk, a window): a set, type or feature missing here may
+    #: be in another part, so names are checked over the whole corpus by whoever reads every part
+    part: bool = False
 
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
@@ -182,13 +190,16 @@ class Corpus:
         lengths = None if self.text_lengths is None else self.text_lengths[a:b]
         given = None if self.given_ids is None else self.given_ids[a:b]
         return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths,
-                      given)
+                      given, self.found_sets, self.found_features, part=True)
 
     def get_set(self, name: str) -> SpanTable:
         """The annotation set ``name``; an empty table when the corpus has none of it.
 
-        A name that no reader could produce raises :class:`InputError`.
+        A name that no document holds (:attr:`found_sets`; not checked on a
+        :attr:`part`), or that no reader could produce, raises :class:`InputError`.
         """
+        if not self.part:
+            self.check_sets([name])
         if name in self.sets:
             return self.sets[name]
         if name == "ents" or name.startswith("spans:") or not self.sets:
@@ -197,6 +208,17 @@ class Corpus:
             f"{self.source or 'corpus'}: no annotation set {name!r}; "
             f"available: {', '.join(sorted(self.sets))}"
         )
+
+    def check_sets(self, names: Sequence[str], what: str = "corpus") -> None:
+        """Raise :class:`InputError` for a name of ``names`` that no document holds, listing the sets that
+        exist (nothing is checked when :attr:`found_sets` is not known). ``what`` names an unnamed corpus."""
+        if self.found_sets is None:
+            return
+        missing = [n for n in names if n not in self.found_sets]
+        if missing:
+            raise InputError(
+                f"{self.source or what}: no document has the annotation set {missing[0]!r}; "
+                f"the sets are: {', '.join(self.found_sets) or 'none'}")
 
 
 class _TextWindow(Sequence[str]):
@@ -241,3 +263,38 @@ def parse_selector(selector: str) -> tuple[str, str | None]:
     raise InputError(
         f"unknown annotation selector {selector!r}: use 'ents' or 'spans:<key>'"
     )
+
+
+def one_layer_selectors(selectors: Sequence[str], source: str, reader: str,
+                        more: Sequence[str] = ()) -> tuple[str, ...]:
+    """Check the selectors of a reader of a one-layer format: ``ents``, ``spans`` and ``spans:<NAME>`` all
+    read the layer; ``more`` are prefixes the reader also takes (``column:``). Raise :class:`InputError`
+    naming what the reader takes for any other name (as for a name that matches nothing)."""
+    selectors = tuple(selectors) or ("ents",)
+    for s in selectors:
+        if not isinstance(s, str):
+            raise ConfigError(f"{source}: an annotation selector is a string such as 'ents', got {s!r}")
+        if s in ("ents", "spans") or (s.startswith("spans:") and len(s) > 6) or any(s.startswith(m) for m in more):
+            continue
+        takes = ", ".join(["ents", "spans", "spans:NAME", *(f"{m}N" for m in more)])
+        raise InputError(f"{source}: the {reader} reader takes no annotation selector {s!r}; it takes {takes} "
+                         f"(a {reader} file has one layer of annotations, read under any of these names)")
+    return selectors
+
+
+def name_list(value: Any, what: str) -> list[str] | None:
+    """``value`` (a parameter naming types or features) as a list of names: ``None`` or empty -> ``None``; a
+    string is ONE name (``types="PER"``, not the letters P, E, R); anything else must be an iterable of
+    strings. Raise :class:`ConfigError` saying what was given."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value] if value else None
+    if isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
+        raise ConfigError(f"{what} must be a list of names (or one name as a string), got "
+                          f"{type(value).__name__} {value!r:.60}")
+    items = list(value)
+    bad = [v for v in items if not isinstance(v, str) or not v]
+    if bad:
+        raise ConfigError(f"{what} must be a list of non-empty strings, got {bad[0]!r} in {items!r:.80}")
+    return items or None

@@ -53,10 +53,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import files
-from ..annotations.docs import doc_id, span_rows
+from ..annotations.docs import as_docs, doc_id, found_selectors, span_rows
 from ..annotations.table import parse_selector
-from ..errors import InputError, where
-from .continuum import Continuum
+from ..errors import ConfigError, InputError, where
+from .continuum import Continuum, offset_problem
 
 PathLike = str | os.PathLike
 Unit = tuple[str, float, float, str]
@@ -86,7 +86,13 @@ def _read_text(p: Path, data: bytes | None = None) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start})") from exc
+        start = exc.start + (3 if encoding == "utf-8-sig" and data.startswith(b"\xef\xbb\xbf") else 0)
+        utf16 = encoding == "utf-16"
+        line = (data[:start].decode(encoding, errors="replace").count("\n") if utf16
+                else data.count(b"\n", 0, start)) + 1
+        name = "UTF-16" if utf16 else "UTF-8"
+        raise InputError(f"{where(str(p), line=line)}: not {name} text ({exc.reason} at byte {start}); save it as "
+                         f"UTF-8 (or UTF-16 with a byte-order mark)") from exc
 
 
 def _float(text: str) -> float | None:
@@ -151,6 +157,8 @@ def read_csv(path: PathLike, *, delimiter: str = ",") -> Continuum:
                 if value is None or not math.isfinite(value):
                     finite = "finite " if value is not None else ""
                     raise InputError(f"{at}: {name} {cell!r} is not a {finite}number")
+                if offset_problem(value):
+                    raise InputError(f"{at}: {name} {cell.strip()} {offset_problem(value)}")
                 numbers.append(value)
             start, end = numbers
             if not annotator.strip():
@@ -199,6 +207,8 @@ def _units_from_json(items: Any, source: str) -> Continuum:
         for name, value in (("start", start), ("end", end)):
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
                 raise InputError(f"{source}, unit {k}: {name} {value!r} is not a finite number")
+            if offset_problem(value):
+                raise InputError(f"{source}, unit {k}: {name} {value!r} {offset_problem(value)}")
         if not str(annotator if annotator is not None else "").strip():
             raise InputError(f"{source}, unit {k}: empty annotator")
         if not start < end:
@@ -276,15 +286,22 @@ def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str], *, unit
     ``k`` is shifted by the lengths (in ``unit``) of documents ``0..k-1`` plus
     one per document, so that units of different documents never touch. A set
     a document lacks (``doc.spans`` without the key) gives no units there; a
-    selector with no units at all is still an annotator. ``docs`` may also be
-    the path of a ``.spacy`` file (see :func:`read_docbin`).
+    selector with no units at all is still an annotator, but one that no
+    document holds (not even as an empty span group) raises
+    :class:`~spacy_anno_eval.errors.InputError` listing the sets that exist.
+    ``docs`` may also be the path of a ``.spacy`` file (see :func:`read_docbin`).
     """
     if isinstance(docs, str | os.PathLike):
         return read_docbin(docs, sets, unit=unit)
     selectors = parse_sets(sets)
     if unit not in UNITS:
         raise InputError(f"unknown unit {unit!r}: use 'char' or 'token'")
-    docs = list(docs)
+    docs = as_docs(docs, source or "docs")
+    found = found_selectors(docs)
+    missing = [s for s in selectors if s not in found]
+    if missing:
+        raise InputError(f"{source or 'docs'}: no document has the annotation set {missing[0]!r}; the sets are: "
+                         f"{', '.join(found)}")
     # document d starts after documents 0..d-1 and one gap each
     sizes = [len(doc.text) if unit == "char" else len(doc) for doc in docs]
     shift = [0]
@@ -445,6 +462,10 @@ def read_textgrid(path: PathLike) -> Continuum:
                 label = tokens.string(f"the text of interval {k} of tier {name!r}")
                 if not label.strip():
                     continue
+                for what, value in (("xmin", xmin), ("xmax", xmax)):
+                    if offset_problem(value):
+                        raise InputError(f"{where(src, line=line)}: {what} {value!r} of interval {k} of tier "
+                                         f"{name!r} {offset_problem(value)}")
                 if not xmin < xmax:
                     raise InputError(f"{where(src, line=line)}: interval {k} of tier {name!r} "
                                              f"has xmin {xmin} >= xmax {xmax}")
@@ -489,6 +510,9 @@ def read_eaf(path: PathLike) -> Continuum:
         if value is not None and (ms is None or not math.isfinite(ms)):
             raise InputError(f"{src}: TIME_SLOT {slot.get('TIME_SLOT_ID')!r} has TIME_VALUE {value!r}, "
                                      f"not a number of milliseconds")
+        if ms is not None and offset_problem(ms / 1000.0):
+            raise InputError(f"{src}: TIME_SLOT {slot.get('TIME_SLOT_ID')!r} has TIME_VALUE {value!r} ms, which "
+                             f"{offset_problem(ms / 1000.0)}")
         slots[slot.get("TIME_SLOT_ID", "")] = ms
 
     def seconds(ref: str | None, tier: str, ann_id: str | None) -> float:
@@ -531,13 +555,14 @@ def read_eaf(path: PathLike) -> Continuum:
 
 
 def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[str] | None = None,
-                   unit: str = "char") -> Continuum:
+                   unit: str = "char", sep: str | None = None) -> Continuum:
     """Read a continuum from ``path``, by its suffix unless ``fmt`` names the format.
 
     Formats: ``csv`` (``.csv``), ``tsv`` (``.tsv``), ``json`` (DKPro/pygamma
     fixture), ``textgrid`` (``.TextGrid``), ``eaf``, ``spacy`` (a ``.spacy``
     DocBin or a folder of them; needs ``sets``, one selector per annotator,
-    and uses ``unit``).
+    and uses ``unit``). ``sep``: the delimiter of a CSV file (default ``,``;
+    ``.tsv``: a tab).
     """
     p = Path(path)
     if fmt == "auto":
@@ -554,8 +579,12 @@ def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[st
         return read_docbin(p, sets, unit=unit)
     if sets:
         raise InputError(f"{p}: --sets applies to spaCy input only; a {fmt} file names its annotators")
+    if sep is not None and fmt not in ("csv", "tsv"):
+        raise ConfigError(f"{p}: --sep (sep=) is the delimiter of a CSV file; a {fmt} file has none")
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\""):
+        raise ConfigError(f"sep must be one character (the CSV delimiter, e.g. ';' or a tab), got {sep!r}")
     if fmt in ("csv", "tsv"):
-        return read_csv(p, delimiter="\t" if fmt == "tsv" else ",")
+        return read_csv(p, delimiter=sep or ("\t" if fmt == "tsv" else ","))
     if fmt == "json":
         return read_fixture(p)[0]
     if fmt == "textgrid":

@@ -11,7 +11,17 @@ Built-in formats (name: suffixes):
 Every reader has the signature ``reader(path, *, selectors, features, **options) -> Corpus``.
 ``selectors`` are the annotation sets the caller wants (``ents``, ``spans:NAME``,
 or a format's own names); readers of single-layer formats (JSONL spans, CoNLL
-tags, brat entities) put that one layer under every requested selector.
+tags, brat entities) put that one layer under ``ents``, ``spans`` and any
+``spans:NAME`` (CoNLL also reads ``column:N``) and refuse other names.
+
+Names are checked (DESIGN.md, Contracts): :func:`read_corpus` refuses an
+option the reader does not take (:func:`reader_options` lists those it takes;
+a plugin reader with ``**options`` takes any), naming those it takes; an option
+at the default a built-in reader gives it asks for nothing and passes. One set
+of options for inputs of several formats (a key and a response) is split with
+:func:`split_options`. A reader that knows which sets its documents hold
+records them (``Corpus.found_sets``; DocBin span groups), so that a selector no
+document holds can be refused.
 
 A user plugs in a reader for their own format, as ANNALIST's plugin engine
 allows, with :func:`register_reader` or through the ``spacy_anno_eval_readers``
@@ -34,7 +44,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 
 if TYPE_CHECKING:
     from ..annotations.table import Corpus
@@ -129,14 +139,78 @@ def read_corpus(path: str | os.PathLike, format: str = "auto", *, selectors: Seq
     Raise :class:`InputError` for a missing file or, unless
     ``allow_empty`` (one shard of many may be empty), an empty corpus.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ConfigError(f"path: expected the path of a corpus file or folder, got {type(path).__name__} "
+                          f"{path!r:.60}")
     p = Path(path)
     if not p.exists():
         raise InputError(f"{p}: no such file or folder")
     name = detect_format(p) if format == "auto" else format
+    check_options(name, options, str(p))
     corpus = get_reader(name)(p, selectors=tuple(selectors), features=features, **options)
     if not len(corpus) and not allow_empty:
         raise InputError(f"{p}: the corpus has no documents (read as {name})")
     return corpus
 
 
-__all__ = ["detect_format", "formats", "get_reader", "read_corpus", "register_reader"]
+#: the parameters of a reader that are no reader options
+_NOT_OPTIONS = {"path", "selectors", "features"}
+
+
+def reader_options(name: str) -> tuple[str, ...] | None:
+    """The options the reader of format ``name`` takes (its keyword parameters besides ``selectors`` and
+    ``features``); ``None`` when it takes any (a plugin reader with ``**options``). The built-in readers take
+    ``**options`` only to be called alike; they take no option they do not name."""
+    import inspect
+
+    reader = get_reader(name)
+    params = inspect.signature(reader).parameters.values()
+    if name not in _BUILTIN and any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return tuple(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                 and p.name not in _NOT_OPTIONS)
+
+
+def _is_default(option: str, value: Any) -> bool:
+    """Whether ``value`` is the default some built-in reader gives its parameter ``option``."""
+    import inspect
+
+    for name in _BUILTIN:
+        param = inspect.signature(get_reader(name)).parameters.get(option)
+        if param is not None and param.default is not param.empty and type(param.default) is type(value) \
+                and param.default == value:
+            return True
+    return False
+
+
+def check_options(name: str, options: dict[str, Any], source: str = "") -> None:
+    """Raise :class:`ConfigError` for an option the reader of format ``name`` does not take, naming those it
+    takes (``source``: the file, for the message)."""
+    takes = reader_options(name)
+    unknown = [o for o in options if takes is not None and o not in takes]
+    if unknown:
+        split_options([name], options, [source] if source else ())
+
+
+def split_options(names: Sequence[str], options: dict[str, Any], sources: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """One set of reader options for several inputs read in the formats ``names`` (a key and a response): each
+    input gets the options its reader takes; an option that none of them takes raises :class:`ConfigError`."""
+    takes = [reader_options(n) for n in names]
+    untaken = [o for o in options if all(t is not None and o not in t for t in takes)]
+    # an option at the default value a built-in reader gives it asks for nothing (the CLI's --strict-scheme off)
+    options = {k: v for k, v in options.items() if k not in untaken or not _is_default(k, v)}
+    unknown = [o for o in untaken if o in options]
+    if unknown:
+        readers = list(dict.fromkeys(names))
+        offered = ", ".join(dict.fromkeys(o for t in takes if t is not None for o in t)) or "no options"
+        prefix = f"{', '.join(dict.fromkeys(sources))}: " if sources else ""
+        option = f"option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}"
+        if len(readers) == 1:
+            raise ConfigError(f"{prefix}the {readers[0]} reader takes no {option}; it takes {offered}")
+        raise ConfigError(f"{prefix}neither the {' nor the '.join(readers)} reader takes the {option}; they take "
+                          f"{offered}")
+    return [{k: v for k, v in options.items() if t is None or k in t} for t in takes]
+
+
+__all__ = ["check_options", "detect_format", "formats", "get_reader", "read_corpus", "reader_options",
+           "register_reader", "split_options"]

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..annotations.table import Corpus, SpanTable, SpanTableBuilder
+from ..annotations.table import Corpus, SpanTable, SpanTableBuilder, one_layer_selectors
 from ..errors import DiscontinuousSpanWarning, InputError, where
 
 IGNORED_KINDS = ("R", "E", "N", "*", "#")
@@ -71,7 +71,9 @@ def _read_text(path: Path, encoding: str) -> str:
         with open(path, encoding=encoding, newline="") as f:
             return f.read()
     except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not {encoding} text ({err})") from None
+        from .encoding import undecodable
+
+        raise undecodable(path, encoding, err=err) from None
 
 
 def _parse_offsets(field: str, source: str, lineno: int) -> list[tuple[int, int]]:
@@ -124,27 +126,30 @@ def _text_bound(fields: list[str], text: str, source: str, lineno: int) -> tuple
 
 
 def _attribute(fields: list[str], spans: dict[str, _Span], source: str, lineno: int,
-               keep: set[str]) -> None:
-    """An ``A``/``M`` line -> a feature of its target span (events' attributes are ignored)."""
+               keep: set[str]) -> str | None:
+    """An ``A``/``M`` line -> a feature of its target span (events' attributes are ignored); the attribute's
+    name, ``None`` for an event's."""
     parts = fields[1].split() if len(fields) > 1 else []
     if len(parts) not in (2, 3):
         raise InputError(f"{where(source, line=lineno)}: an attribute line needs "
                                  f"'ID<TAB>Name TARGET [VALUE]', got {fields!r}")
     name, target = parts[0], parts[1]
     if not target.startswith("T"):
-        return
+        return None
     if target not in spans:
         raise InputError(f"{where(source, line=lineno)}: attribute {fields[0]} names {target}, "
                                  f"which is not a text-bound annotation of this file")
     if name in keep:
         spans[target].features[name] = parts[2] if len(parts) == 3 else True
+    return name
 
 
-def read_ann(ann_text: str, text: str, source: str = "",
-             features: Sequence[str] | None = None) -> tuple[list[_Span], int]:
+def read_ann(ann_text: str, text: str, source: str = "", features: Sequence[str] | None = None,
+             seen: set[str] | None = None) -> tuple[list[_Span], int]:
     """Parse one ``.ann`` file's content against its text.
 
-    Return the spans (in file order) and the number of discontinuous ones.
+    Return the spans (in file order) and the number of discontinuous ones;
+    ``seen`` (when given) collects the name of every attribute of a span.
     """
     spans: dict[str, _Span] = {}
     attributes: list[tuple[int, list[str]]] = []
@@ -168,7 +173,9 @@ def read_ann(ann_text: str, text: str, source: str = "",
             raise InputError(f"{where(source, line=lineno)}: unknown brat annotation id {ident!r} "
                                      f"(expected T, A, M, R, E, N, * or #)")
     for lineno, fields in attributes:
-        _attribute(fields, spans, source, lineno, keep)
+        name = _attribute(fields, spans, source, lineno, keep)
+        if seen is not None and name is not None:
+            seen.add(name)
     return list(spans.values()), discontinuous
 
 
@@ -177,15 +184,18 @@ def read_brat(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     """Read a brat ``.ann`` file (with its ``.txt``) or a folder of them into a :class:`Corpus`.
 
     See the module docstring for the format and the choices made; ``options``
-    meant for other readers are ignored.
+    exist so that every reader is called alike (:func:`~spacy_anno_eval.io.read_corpus`
+    refuses any but ``encoding``). Selectors: ``ents``, ``spans`` or ``spans:<NAME>`` (the one layer).
     """
+    selectors = one_layer_selectors(selectors, str(path), "brat")
     pairs = brat_files(path)
     builder = SpanTableBuilder()
     doc_ids, texts = [], []
+    seen: set[str] = set()
     for d, (ann, txt) in enumerate(pairs):
         text = _read_text(txt, encoding)
         spans, discontinuous = read_ann(_read_text(ann, "utf-8-sig" if encoding == "utf-8" else encoding),
-                                        text, str(ann), features)
+                                        text, str(ann), features, seen)
         if discontinuous:
             warnings.warn(f"{ann}: {discontinuous} discontinuous span(s) read as one span from the first "
                           f"start to the last end", DiscontinuousSpanWarning, stacklevel=2)
@@ -196,8 +206,8 @@ def read_brat(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     table = builder.build()
     if features and table.features is None:
         table.features = [{} for _ in range(len(table))]
-    sets = {sel: _copy(table) for sel in (tuple(selectors) or ("ents",))}
-    return Corpus(doc_ids, texts, sets, str(path))
+    sets = {sel: _copy(table) for sel in selectors}
+    return Corpus(doc_ids, texts, sets, str(path), found_features=sorted(seen))
 
 
 def _copy(table: SpanTable) -> SpanTable:

@@ -60,7 +60,7 @@ from typing import Any
 
 from ..annotations.table import Corpus
 from ..errors import InputError
-from . import detect_format, get_reader
+from . import check_options, detect_format, get_reader
 from .conll import (
     DOCSTART,
     _is_comment,
@@ -98,6 +98,9 @@ class Chunk:
     first_line: int
     index: int
     n_docs: int | None
+    #: one part of a corpus read in several (set by :func:`~spacy_anno_eval.io.units.shard_units`): its corpus
+    #: is a :attr:`~spacy_anno_eval.annotations.table.Corpus.part`
+    part: bool = False
 
 
 def plan_chunks(path: str | os.PathLike, fmt: str = "auto", docs_per_chunk: int = 10_000,
@@ -135,8 +138,10 @@ def read_chunk(chunk: Chunk, *, selectors: Sequence[str] = ("ents",), features: 
     lists of all chunks to :func:`global_doc_ids`. Only bytes
     ``[chunk.start, chunk.end)`` are read; ``options`` go to the reader as
     for the whole file, and errors name the file and its own line numbers.
-    A format outside :data:`CHUNKABLE` is read whole by its reader.
+    A format outside :data:`CHUNKABLE` is read whole by its reader. An option
+    the reader does not take raises :class:`~spacy_anno_eval.errors.ConfigError`.
     """
+    check_options(chunk.fmt, options, chunk.path)
     if not _chunkable(chunk.fmt):
         return _read_whole(chunk, tuple(selectors), features, options)
     encoding = options.get("encoding", "utf-8")
@@ -421,22 +426,12 @@ def _conll_text(data: bytes, chunk: Chunk, encoding: str) -> str:
     try:
         text = data.decode(_range_encoding(encoding, chunk.start))
     except UnicodeDecodeError as err:
-        raise InputError(f"{chunk.path}: not {encoding} text ({_decode_error(err, chunk.start)}); "
-                                 f"pass encoding=...") from None
+        from .encoding import undecodable
+
+        raise undecodable(chunk.path, encoding, err=err) from None  # as reading the file whole says it
     if not chunk.start:
         text = text.removeprefix("\ufeff")
     return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _decode_error(err: UnicodeDecodeError, offset: int) -> str:
-    """``str(err)`` with positions counted from the file's start (``offset`` = the chunk's start)."""
-    if not offset:
-        return str(err)
-    if err.end == err.start + 1:
-        return (f"'{err.encoding}' codec can't decode byte 0x{err.object[err.start]:02x} in position "
-                f"{err.start + offset}: {err.reason}")
-    return (f"'{err.encoding}' codec can't decode bytes in position {err.start + offset}-"
-            f"{err.end - 1 + offset}: {err.reason}")
 
 
 def _open(path: str) -> io.BufferedReader:

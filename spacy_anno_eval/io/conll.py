@@ -23,10 +23,11 @@ document has no id, or ids repeat, every id is positional (``"0"``, ``"1"``...).
 Text: the tokens of a sentence joined by one space, the sentences of a
 document joined by ``"\\n"``; an entity's character offsets follow from that.
 
-Selectors: ``ents`` (and any other name, e.g. ``spans:sc``) read the tags of
+Selectors: ``ents`` (and ``spans``, ``spans:<NAME>``) read the tags of
 column ``column``; ``column:N`` reads column ``N`` (negative counts from the
 end), so conlleval's ``token POS gold guess`` file gives the key as
-``column:-2`` and the response as ``column:-1``.
+``column:-2`` and the response as ``column:-1``. Any other name raises
+:class:`~spacy_anno_eval.errors.ConfigError`.
 
 Decoding (``scheme``, ``strict``):
 
@@ -60,7 +61,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..annotations.table import INDEX, Corpus, SpanTable
+from ..annotations.table import INDEX, Corpus, SpanTable, one_layer_selectors
 from ..errors import InputError, where
 
 DOCSTART = "-DOCSTART-"
@@ -229,9 +230,10 @@ def _normalise_scheme(scheme: str, source: str) -> str:
 
 
 def _selector_columns(selectors: Sequence[str], column: int, source: str) -> dict[str, int]:
-    """Tag column of each selector: ``column:N`` -> N, anything else -> ``column``."""
+    """Tag column of each selector: ``column:N`` -> N; ``ents``, ``spans`` and ``spans:<NAME>`` -> ``column``;
+    any other name raises :class:`~spacy_anno_eval.errors.ConfigError`."""
     out = {}
-    for sel in selectors:
+    for sel in one_layer_selectors(selectors, source, "conll", more=("column:",)):
         if sel.startswith("column:"):
             try:
                 out[sel] = int(sel[len("column:"):])
@@ -331,7 +333,7 @@ def _parse_lines(text: str, source: str, columns: Sequence[int], token_column: i
                 raise InputError(
                     f"{where(source, line=lineno)}: {n} columns, but the sentence's earlier lines have "
                     f"{n_fields}: {line!r} (check the separator, or a token that contains a space; "
-                    f"pass sep='\\t' for tab-separated files)")
+                    f"for tab-separated files pass --sep tab (Python: sep='\\t'))")
             if fields[token_column] != DOCSTART:
                 rows.append(fields)
                 lines.append(lineno)
@@ -516,13 +518,14 @@ def read_conll(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     from its sentence's, a missing column, and for a file without tokens.
     """
     source = str(path)
-    if options:
-        warnings.warn(f"{source}: the CoNLL reader ignores the options {sorted(options)}", stacklevel=2)
+    _refuse_options(options, source)
     settings = _Settings.check(source, selectors, scheme, strict, column, sep, token_column)
     try:
         text = Path(path).read_text(encoding=encoding)
     except UnicodeDecodeError as err:
-        raise InputError(f"{source}: not {encoding} text ({err}); pass encoding=...") from None
+        from .encoding import undecodable
+
+        raise undecodable(path, encoding, err=err) from None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     corpus, _ = _corpus(text, source, settings, first_line=1, warn=True)
     return corpus
@@ -544,10 +547,17 @@ def read_conll_text(load: Callable[[], str], path: str | os.PathLike, *, first_l
     Used by :mod:`.chunks` to read a file piece by piece.
     """
     source = str(path)
-    if options:  # stacklevel 3: the caller of chunks.read_chunk
-        warnings.warn(f"{source}: the CoNLL reader ignores the options {sorted(options)}", stacklevel=3)
+    _refuse_options(options, source)
     settings = _Settings.check(source, selectors, scheme, strict, column, sep, token_column)
     return _corpus(load(), source, settings, first_line=first_line, warn=False)
+
+
+def _refuse_options(options: dict[str, Any], source: str) -> None:
+    """Raise :class:`~spacy_anno_eval.errors.ConfigError` for options this reader does not take."""
+    if options:
+        from . import check_options
+
+        check_options("conll", options, source)
 
 
 class _Settings(NamedTuple):
@@ -588,7 +598,7 @@ def _corpus(text: str, source: str, settings: _Settings, first_line: int,
     sets = {sel: tables[c] for sel, c in settings.by_selector.items()}
     given: list[str | None] = list(doc_ids) if doc_ids == found else [None] * len(doc_ids)
     return Corpus(doc_ids, layout.texts(parsed.tokens), sets, source, text_lengths=layout.doc_lengths,
-                  given_ids=given), found
+                  given_ids=given, found_features=[]), found
 
 
 class _Layout:

@@ -43,9 +43,14 @@ when the DocBin stores user data, else the position in the corpus (``"0"``,
 blobs that can hold such a key (a byte search for the msgpack key), so ids
 cost nothing when absent.
 
-Reader options: ``fast`` (default True; False forces the spaCy path). Other
-options are accepted and ignored, because one set of reader options goes to
-the key and the response readers, which may read different formats.
+Reader options: ``fast`` (default True; False forces the spaCy path).
+:func:`~spacy_anno_eval.io.read_corpus` refuses any other; when one set of
+options goes to a key and a response of different formats, each reader gets
+those it takes (:func:`~spacy_anno_eval.io.split_options`).
+
+On the spaCy path the corpus records the sets its documents hold
+(``found_sets``: ``ents`` and every span group some document has, even
+empty), so a ``spans:<key>`` that no document has is refused.
 """
 
 from __future__ import annotations
@@ -82,15 +87,24 @@ def read_docbin(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",)
     Raise :class:`InputError` for a file that is not a DocBin.
     """
     selectors = tuple(selectors) or ("ents",)
-    kinds = {parse_selector(s)[0] for s in selectors}
-    files = docbin_files(path)
     source = str(path)
+    kinds = {_kind(s, source) for s in selectors}
+    files = docbin_files(path)
     if fast and not features and kinds == {"ents"}:
         try:
             return _read_fast(files, selectors, source)
         except Unrecognised:  # another DocBin version or layout: spaCy's own reader decides
             pass
     return _read_with_spacy(files, selectors, features, source)
+
+
+def _kind(selector: str, source: str) -> str:
+    """The kind of a selector (``ents`` or ``spans``); :class:`InputError` naming what a DocBin holds for another."""
+    try:
+        return parse_selector(selector)[0]
+    except InputError:
+        raise InputError(f"{source}: the docbin reader takes no annotation selector {selector!r}; a DocBin holds "
+                         f"ents and span groups: use ents or spans:NAME") from None
 
 
 def docbin_files(path: str | os.PathLike) -> list[Path]:

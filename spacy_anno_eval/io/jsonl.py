@@ -25,9 +25,11 @@ JSONL conventions use them (https://spacy.io/api/data-formats)::
   spans are not a judgement of the text; ``skip_rejected=False`` keeps them.
 
 JSONL has one annotation layer, so the one :class:`SpanTable` is put under
-every requested selector name. Errors raise
-:class:`~spacy_anno_eval.errors.InputError` naming the file, the line,
-the document and the span: invalid JSON, a line that is not an object, a
+every requested selector name: ``ents``, ``spans`` or ``spans:<NAME>``; any
+other name (``column:2``) raises :class:`~spacy_anno_eval.errors.ConfigError`.
+Errors raise :class:`~spacy_anno_eval.errors.InputError` naming the file, the line,
+the document and the span: invalid JSON, JSON nested deeper than
+:data:`MAX_JSON_DEPTH`, a line that is not an object, a
 missing or non-string ``text``, a span without integer ``start``/``end`` or
 without a ``label``, and a span with ``start >= end``, ``start < 0`` or
 ``end > len(text)``.
@@ -37,13 +39,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..annotations.table import INDEX, Corpus, SpanTableBuilder
+from ..annotations.table import INDEX, Corpus, SpanTableBuilder, one_layer_selectors
 from ..errors import InputError, where
 
 _SPAN_KEYS = {"start", "end", "label", "token_start", "token_end", "features"}
@@ -55,9 +58,10 @@ def read_jsonl(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
                **options: Any) -> Corpus:
     """Read a spaCy / Prodigy JSONL file into a :class:`Corpus` (see the module docstring).
 
-    Other ``options`` are accepted and ignored: one set of reader options
-    goes to both the key and the response reader, which may read other formats.
+    ``options`` exist so that every reader is called alike; :func:`~spacy_anno_eval.io.read_corpus`
+    refuses an option this reader does not take (``skip_rejected``, ``encoding``).
     """
+    selectors = one_layer_selectors(selectors, str(path), "jsonl")
     corpus, _ = _corpus(_records(Path(path), encoding), str(path), selectors, features, skip_rejected)
     return corpus
 
@@ -77,6 +81,7 @@ def read_jsonl_lines(lines: Iterable[str], path: str | os.PathLike, *, first_lin
     name it by its line only. Used by :mod:`.chunks` to read a file piece by piece.
     """
     p = Path(path)
+    selectors = one_layer_selectors(selectors, str(path), "jsonl")
     return _corpus(_objects(_json_values(lines, p, encoding, first_line), p), str(path), selectors, features,
                    skip_rejected, name_positions=first_line == 1)
 
@@ -93,6 +98,7 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
     found: list[str | None] = []
     doc_ids: list[str] = []
     texts: list[str] = []
+    names: set[str] | None = set() if wanted else None  # every feature name seen, when features are asked for
     for line_no, record in records:
         if skip_rejected and record.get("answer") in _SKIPPED_ANSWERS:
             continue
@@ -105,7 +111,7 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
             problem = "has no \"text\"" if text is None else f"has a \"text\" of type {type(text).__name__}"
             raise InputError(f"{where(source, named, line_no)}: the record {problem}; every line "
                                      f"needs the document text as a string")
-        for start, end, label, feats in _spans(record, source, line_no, named, len(text), wanted):
+        for start, end, label, feats in _spans(record, source, line_no, named, len(text), wanted, names):
             builder.add(d, start, end, label, feats)
         found.append(given)
         doc_ids.append(doc_id)
@@ -113,7 +119,7 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
     table = builder.build()
     lengths = np.fromiter(map(len, texts), dtype=INDEX, count=len(texts))
     corpus = Corpus(doc_ids, texts, {s: table for s in (tuple(selectors) or ("ents",))}, source,
-                    text_lengths=lengths, given_ids=found)
+                    text_lengths=lengths, given_ids=found, found_features=None if names is None else sorted(names))
     return corpus, found
 
 
@@ -138,14 +144,42 @@ def _json_values(lines: Iterable[str], p: Path, encoding: str, first_line: int =
             if not line.strip():
                 continue
             try:
-                value = json.loads(line)
+                value = loads(line, where(str(p), line=line_no))
             except json.JSONDecodeError as exc:
                 raise InputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
                                          f"{exc.colno}); expected one JSON object per line") from exc
             yield line_no, value
     except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not {encoding} text ({exc.reason} at byte {exc.start}); "
-                                 f"pass encoding=...") from exc
+        from .encoding import undecodable
+
+        raise undecodable(p, encoding, err=exc) from exc
+
+
+#: the deepest nesting of JSON arrays and objects read; deeper input is refused (Python's parser would
+#: overflow its recursion limit near 1,000)
+MAX_JSON_DEPTH = 200
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in the JSON ``text`` (brackets inside strings do not count)."""
+    bare = np.frombuffer(_JSON_STRING.sub("", text).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    step = (np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}"))))
+    return int(np.cumsum(step).max(initial=0))
+
+
+def loads(text: str, location: str) -> Any:
+    """``json.loads(text)``, refusing nesting deeper than :data:`MAX_JSON_DEPTH` with an :class:`InputError`
+    that starts with ``location`` (the file and line); :class:`json.JSONDecodeError` passes through. The depth
+    is measured only for text holding more brackets than the limit, so ordinary records cost nothing more."""
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
+        raise InputError(f"{location}: JSON nesting deeper than {MAX_JSON_DEPTH} levels; this is no annotation "
+                         f"record (check the file)")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputError(f"{location}: JSON nesting deeper than {MAX_JSON_DEPTH} levels; this is no annotation "
+                         f"record (check the file)") from None
 
 
 def _records(p: Path, encoding: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -180,8 +214,9 @@ def _found_id(record: dict[str, Any]) -> str | None:
 
 
 def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str | None, n_chars: int,
-           wanted: tuple[str, ...]):
-    """Validated (start, end, label, features) of a record's ``spans`` or ``entities``."""
+           wanted: tuple[str, ...], names: set[str] | None = None):
+    """Validated (start, end, label, features) of a record's ``spans`` or ``entities``; ``names`` (when given)
+    collects every feature name a span carries."""
     if record.get("spans") is not None:
         items, field = record["spans"], "spans"
     elif record.get("entities") is not None:
@@ -197,6 +232,10 @@ def _spans(record: dict[str, Any], source: str, line_no: int, doc_id: str | None
         if not 0 <= start < end <= n_chars:
             raise InputError(f"{loc}: span out of range for a text of {n_chars} characters (a span needs "
                                      f"0 <= start < end <= len(text), character offsets, end exclusive)")
+        if names is not None and extra:
+            names.update(k for k in extra if k not in _SPAN_KEYS)
+            if isinstance(extra.get("features"), dict):
+                names.update(str(k) for k in extra["features"])
         yield start, end, label, _features(extra, wanted) if wanted else None
 
 
@@ -232,4 +271,4 @@ def _features(extra: dict[str, Any], wanted: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["read_jsonl", "read_jsonl_lines"]
+__all__ = ["MAX_JSON_DEPTH", "json_depth", "json_lines", "loads", "read_jsonl", "read_jsonl_lines"]

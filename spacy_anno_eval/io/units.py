@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob as globlib
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
@@ -53,17 +54,32 @@ def shard_units(source: str | os.PathLike, fmt: str = "auto", docs_per_chunk: in
     reader options and ``selectors``, which tell the plan what a CoNLL document is)."""
     files = shard_paths(source) if sharded else [Path(source)]
     if not docs_per_chunk:
-        return [str(f) for f in files]
+        return [str(f) if len(files) == 1 else ShardPath(f) for f in files]
     from .chunks import CHUNKABLE, plan_chunks
 
     units: list[Unit] = []
     for f in files:
         if not f.is_file():
-            units.append(str(f))
+            units.append(str(f) if len(files) == 1 else ShardPath(f))
             continue
         chunks = plan_chunks(f, fmt, docs_per_chunk, **options)
-        units.extend(chunks if chunks[0].fmt in CHUNKABLE else [str(f)])
+        if chunks[0].fmt not in CHUNKABLE:
+            units.append(str(f) if len(files) == 1 else ShardPath(f))
+        else:
+            units.extend(replace(c, part=True) if len(files) > 1 or len(chunks) > 1 else c for c in chunks)
     return units
+
+
+class ShardPath(str):
+    """The path of one shard file of several (a plain ``str`` is a whole corpus): :func:`read_unit` marks its
+    corpus as a :attr:`~spacy_anno_eval.annotations.table.Corpus.part`."""
+
+    __slots__ = ()
+
+
+def _is_part(unit: Unit) -> bool:
+    """Whether ``unit`` is one part of a corpus: a shard of several, or a chunk of a file cut in several."""
+    return isinstance(unit, ShardPath) or bool(getattr(unit, "part", False))
 
 
 def read_unit(unit: Unit, selectors: Sequence[str], fmt: str = "auto", features: Sequence[str] | None = None,
@@ -71,16 +87,22 @@ def read_unit(unit: Unit, selectors: Sequence[str], fmt: str = "auto", features:
               allow_empty: bool = True) -> tuple[Any, list[str | None] | None]:
     """A unit (a shard file's path or a chunk) read into a :class:`~spacy_anno_eval.annotations.table.Corpus`,
     and the ids its file gives its documents (``None`` per document whose id is its position; ``None``
-    when the reader does not say). ``allow_empty``: a unit without documents is no error."""
+    when the reader does not say). ``allow_empty``: a unit without documents is no error. A shard of several, or a
+    chunk of a file cut in several, gives a corpus marked as a
+    :attr:`~spacy_anno_eval.annotations.table.Corpus.part` (its set, type and feature names are checked over
+    the whole stream, not unit by unit)."""
     if isinstance(unit, str):
         from . import read_corpus
 
         corpus = read_corpus(unit, fmt, selectors=selectors, features=features, allow_empty=allow_empty,
                              **(reader_options or {}))
-        return corpus, corpus.given_ids
-    from .chunks import read_chunk
+        found = corpus.given_ids
+    else:
+        from .chunks import read_chunk
 
-    return read_chunk(unit, selectors=selectors, features=features, **(reader_options or {}))
+        corpus, found = read_chunk(unit, selectors=selectors, features=features, **(reader_options or {}))
+    corpus.part = _is_part(unit)
+    return corpus, found
 
 
 class StreamIds:
@@ -118,4 +140,4 @@ class StreamIds:
         return ids
 
 
-__all__ = ["SHARD_SUFFIXES", "StreamIds", "Unit", "read_unit", "shard_paths", "shard_units"]
+__all__ = ["SHARD_SUFFIXES", "ShardPath", "StreamIds", "Unit", "read_unit", "shard_paths", "shard_units"]

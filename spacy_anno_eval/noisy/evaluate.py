@@ -270,6 +270,9 @@ def evaluate_files(gold_path: str | Path, pred_path: str | Path, threshold: floa
     ``muc`` and ``alignment`` (one entry, the file being one document); see
     the module docstring.
     """
+    from ..files import check_path
+
+    gold_path, pred_path = check_path(gold_path, "gold_path"), check_path(pred_path, "pred_path")
     threshold = check_threshold(threshold)
     zero_division = check_zero_division(zero_division)
     gold = read_bio(gold_path)

@@ -61,8 +61,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..annotations.table import INDEX, SpanTable
-from ..errors import FeatureTypeWarning, InputError
+from ..annotations.table import INDEX, SpanTable, name_list
+from ..errors import ConfigError, FeatureTypeWarning, InputError
 
 CORRECT, PARTIAL, INCORRECT, OVERLAP, MISSING, SPURIOUS = range(6)
 STATUS_NAMES = ("correct", "partial", "incorrect", "overlap", "missing", "spurious")
@@ -114,10 +114,12 @@ def relabel(table: SpanTable, labels: Sequence[str]) -> SpanTable:
 
 
 def select_types(table: SpanTable, types: Sequence[str] | None) -> SpanTable:
-    """Keep only the annotations whose label is in ``types`` (all when None)."""
+    """Keep only the annotations whose label is in ``types`` (all when None; a string is one type)."""
+    types = name_list(types, "types")
     if not types:
         return table
-    keep_ids = np.array([i for i, name in enumerate(table.labels) if name in set(types)], dtype=INDEX)
+    wanted = set(types)
+    keep_ids = np.array([i for i, name in enumerate(table.labels) if name in wanted], dtype=INDEX)
     keep = np.isin(table.label, keep_ids)
     if keep.all():
         return table
@@ -135,13 +137,17 @@ def align_spans(key: SpanTable, response: SpanTable, *, features: Sequence[str] 
     the key's length) is the least overlap of a non-coextensive pair. See the
     module docstring for the statuses, the objective and ``min_overlap``.
     """
+    for what, table in (("key", key), ("response", response)):
+        if not isinstance(table, SpanTable):
+            raise ConfigError(f"align_spans: the {what} must be a SpanTable (Corpus.get_set gives one), got "
+                              f"{type(table).__name__}")
     if pairing not in PAIRINGS:
         raise InputError(f"unknown pairing {pairing!r}: use one of {', '.join(PAIRINGS)}")
     min_overlap = check_min_overlap(min_overlap)
     labels = sorted(set(key.labels) | set(response.labels))
     key = relabel(key, labels)
     response = relabel(response, labels)
-    features = list(features or ())
+    features = name_list(features, "features") or []
     use_features = bool(features) and (key.features is not None or response.features is not None)
     compat = _FeatureCheck(key, response, features) if use_features else None
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..annotations.table import INDEX, SpanTable
 from ..errors import ConfigError, InputError
-from ..figures import check_zero_division
+from ..figures import check_beta, check_zero_division
 from .align import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, PairTable
 from .credit import CreditRule, CreditSum
 from .measures import (
@@ -384,7 +384,7 @@ class Evaluation:
         return PerDocRows(self, *self._beta_zd(beta, zero_division))
 
     def _beta_zd(self, beta: float | None, zero_division: float | None) -> tuple[float, float]:
-        beta = float(self.settings.get("beta", 1.0) if beta is None else beta)
+        beta = check_beta(self.settings.get("beta", 1.0) if beta is None else beta)
         zd = self.settings.get("zero_division", 0.0) if zero_division is None else zero_division
         return beta, check_zero_division(zd)
 

@@ -622,6 +622,9 @@ def _compare_sentence(index: int, a: Sentence, b: Sentence, result: TreeComparis
 
 def compare_files(key_path: str | os.PathLike, response_path: str | os.PathLike, **options: Any) -> TreeComparison:
     """Read two CoNLL-U files (:func:`~spacy_anno_eval.trees.conllu.read_conllu`) and compare their basic trees."""
+    from ..files import check_path
+
+    key_path, response_path = check_path(key_path, "key_path"), check_path(response_path, "response_path")
     return compare_treebanks(read_conllu(key_path), read_conllu(response_path), **options)
 
 

@@ -18,21 +18,24 @@ N worker processes, one thread each) or the address of a running Dask
 scheduler (``"tcp://host:8786"``). With Dask, each shard is a task (the
 worker reads the files itself), a task whose worker dies is retried on
 another worker, and results are merged in shard order, so the result equals
-the in-process one exactly. Dask is the optional extra
+the in-process one exactly. Bad input in a shard raises its
+:class:`~spacy_anno_eval.errors.InputError` once (not retried); a task whose
+workers keep dying raises :class:`WorkerDiedError` naming the shard. Dask is the optional extra
 ``spacy-anno-eval[dask]``.
 """
 
 from __future__ import annotations
 
 import os
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
 from ..cluster import dask_client
-from ..errors import InputError
+from ..errors import AnnoEvalError, InputError
 from ..io.units import StreamIds, Unit, read_unit, shard_units
 from ..progress import progress_bar
 from ..spans.counts import Evaluation
@@ -66,6 +69,68 @@ class ShardResult:
     evaluation: Evaluation
     found_ids: list[str | None] | None = None
     extras: Any = None
+    names: SeenNames | None = None
+
+
+@dataclass
+class SeenNames:
+    """The set, type and feature names one shard (or chunk) holds, merged over the stream, so that a name
+    that matches nothing in the whole corpus is refused (DESIGN.md, Contracts: names are checked) while one
+    that only some shards have is fine. A shard that is a whole corpus checks its own names in
+    :func:`~spacy_anno_eval.spans.engine.evaluate`; the parts of a stream are checked here, once."""
+
+    key_sets: set[str] | None = field(default_factory=set)       # None: a reader did not say
+    response_sets: set[str] | None = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
+    carried: set[str] = field(default_factory=set)
+    found_features: list[list[str] | None] = field(default_factory=list)
+    parts: bool = False
+
+    @classmethod
+    def of(cls, kc: Any, rc: Any, key_set: str, response_set: str) -> SeenNames:
+        from ..spans.engine import carried_features, present_labels
+
+        names = cls(None if kc.found_sets is None else set(kc.found_sets),
+                    None if rc.found_sets is None else set(rc.found_sets), parts=bool(kc.part or rc.part))
+        for corpus, selector in ((kc, key_set), (rc, response_set)):
+            table = corpus.sets.get(selector)
+            if table is not None:
+                names.labels |= present_labels(table)
+                names.carried |= carried_features(table)
+            if corpus.found_features not in names.found_features:
+                names.found_features.append(corpus.found_features)
+        return names
+
+    def add(self, other: SeenNames) -> None:
+        self.key_sets = None if self.key_sets is None or other.key_sets is None else self.key_sets | other.key_sets
+        self.response_sets = (None if self.response_sets is None or other.response_sets is None
+                              else self.response_sets | other.response_sets)
+        self.labels |= other.labels
+        self.carried |= other.carried
+        self.found_features += [f for f in other.found_features if f not in self.found_features]
+        self.parts = self.parts or other.parts
+
+    def check(self, source: str, options: dict[str, Any]) -> None:
+        """Raise :class:`InputError` for a set no shard holds, a type no annotation has or a feature no
+        annotation carries, listing what exists."""
+        from ..annotations.table import name_list
+        from ..spans.engine import check_features, check_types
+
+        key_set = options.get("key_set", "ents")
+        response_set = options.get("response_set") or key_set
+        for side, selector, found in (("key", key_set, self.key_sets), ("response", response_set,
+                                                                        self.response_sets)):
+            if found is not None and selector not in found:
+                listed = ", ".join(sorted(found, key=lambda s: (s != "ents", s))) or "none"
+                raise InputError(f"{source}: no {side} document in any shard has the annotation set {selector!r}; "
+                                 f"the sets are: {listed}")
+        where_ = f"{source} ({key_set} vs {response_set}, every shard)"
+        types = name_list(options.get("types"), "types")
+        if types:
+            check_types(types, self.labels, where_)
+        features = name_list(options.get("features"), "features")
+        if features:
+            check_features(features, self.carried, self.found_features, where_)
 
 
 def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
@@ -89,9 +154,11 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
     from ..spans.engine import evaluate
 
     key, response, found = _read_pair(pair, options)
+    key_set = options.get("key_set", "ents")
+    names = SeenNames.of(key, response, key_set, options.get("response_set") or key_set)
     chunked = not isinstance(pair[0], str)
     if not len(key) and not len(response):   # an empty shard, or a chunk of Prodigy reject/ignore lines only
-        return ShardResult(_empty(), [], collect(None) if collect is not None else None)
+        return ShardResult(_empty(), [], collect(None) if collect is not None else None, names)
     try:
         ev = evaluate(key, response, **options)
     except InputError as err:
@@ -103,7 +170,7 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
             f"sides, Prodigy reject/ignore lines included: both files need the same documents in the same "
             f"order, or score without --chunk-docs") from err
     extras = collect(ev) if collect is not None else None
-    return ShardResult(ev if keep_pairs else ev.without_pairs(), found, extras)
+    return ShardResult(ev if keep_pairs else ev.without_pairs(), found, extras, names)
 
 
 def _empty() -> Evaluation:
@@ -116,6 +183,29 @@ def _empty() -> Evaluation:
     return Evaluation([], [], zeros, zeros.copy(), None, {})
 
 
+class WorkerDiedError(RuntimeError):
+    """A shard's task was given up by Dask: every worker that ran it died (an internal error, exit code 3)."""
+
+
+@dataclass
+class _TaskError:
+    """A shard task's :class:`AnnoEvalError`, sent back as a value: bad input fails the same way on every try,
+    so it is neither retried nor logged by the worker; the client raises it."""
+
+    error: AnnoEvalError
+
+
+def _guarded(task: Any, pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bool,
+             collect: Any = None) -> Any:
+    """Run ``task`` on a worker; its :class:`AnnoEvalError` comes back as a :class:`_TaskError` (the worker's
+    traceback attached as a note, which ``--debug`` prints)."""
+    try:
+        return task(pair, options, keep_pairs, collect)
+    except AnnoEvalError as err:
+        err.add_note("on the Dask worker:\n" + traceback.format_exc().rstrip())
+        return _TaskError(err)
+
+
 def _ordered_results(client: Any, task: Any, pairs: Sequence[tuple[Unit, Unit]], options: dict[str, Any],
                      keep_pairs: bool, collect: Any, retries: int) -> Iterator[ShardResult]:
     """The shards' results in shard order, with at most two tasks per worker thread submitted and not yet
@@ -123,19 +213,31 @@ def _ordered_results(client: Any, task: Any, pairs: Sequence[tuple[Unit, Unit]],
     each future is released once taken, and the rest are cancelled if one fails."""
     ahead = max(2, 2 * sum(client.nthreads().values()))
     queue: deque[Any] = deque()
+    shards: deque[tuple[Unit, Unit]] = deque()
     todo = iter(pairs)
 
     def submit(n: int) -> None:
         for pair in islice(todo, n):
-            queue.append(client.submit(task, pair, options=options, keep_pairs=keep_pairs, collect=collect,
-                                       pure=False, retries=retries))
+            queue.append(client.submit(_guarded, task, pair, options=options, keep_pairs=keep_pairs,
+                                       collect=collect, pure=False, retries=retries))
+            shards.append(pair)
 
     submit(ahead)
     try:
         while queue:
-            future = queue.popleft()
-            result = future.result()
+            future, pair = queue.popleft(), shards.popleft()
+            try:
+                result = future.result()
+            except Exception as err:
+                if type(err).__name__ != "KilledWorker":  # distributed.scheduler.KilledWorker
+                    raise
+                tries = err.args[2] + 1 if len(err.args) > 2 and isinstance(err.args[2], int) else "several"
+                raise WorkerDiedError(
+                    f"shard {_file_of(pair[0])}: the Dask worker running it died, {tries} times (out of memory, "
+                    f"or a crash in native code); give the workers more memory, or split the shard") from err
             future.release()
+            if isinstance(result, _TaskError):
+                raise result.error
             submit(1)
             yield result
     finally:
@@ -222,7 +324,13 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
         for result in shard_results:
             take(result)
             bar.update(1, docs=len(result.evaluation.doc_ids))
+    seen = [r.names for r in results if r.names is not None]
+    if seen and any(n.parts for n in seen):
+        whole = SeenNames()
+        for names in seen:
+            whole.add(names)
+        whole.check(str(key), options)
     return _merge(pairs, results), kept
 
 
-__all__ = ["ShardResult", "pair_shards", "scan_shards", "score_shards"]
+__all__ = ["SeenNames", "ShardResult", "WorkerDiedError", "pair_shards", "scan_shards", "score_shards"]

@@ -28,8 +28,8 @@ def three_annotators(tmp_path):
         doc = nlp(text)
         doc.user_data["doc_id"] = f"d{i}"
         gold = [(0, 1, "PER"), (2, 3, "PER"), (4, 5, "LOC")] if i == 0 else [(0, 1, "PER"), (3, 4, "ORG")]
-        doc.spans["a1"] = [Span(doc, s, e, lab) for s, e, lab in gold]
-        doc.spans["a2"] = [Span(doc, s, e, lab) for s, e, lab in gold]
+        doc.spans["a1"] = [Span(doc, s, e, lab, kb_id="loc" if lab == "LOC" else "") for s, e, lab in gold]
+        doc.spans["a2"] = [Span(doc, s, e, lab, kb_id="loc" if lab == "LOC" else "") for s, e, lab in gold]
         third = gold[:-1] if i == 0 else [(0, 1, "PER"), (3, 4, "LOC")]
         doc.spans["a3"] = [Span(doc, s, e, lab) for s, e, lab in third]
         docs.append(doc)
@@ -56,9 +56,11 @@ def test_pairwise_f_equals_the_engine_and_is_symmetric(tmp_path):
 
 def test_consensus_and_types(tmp_path):
     path = three_annotators(tmp_path)
-    result = pairwise_f(path, ["spans:a2", "spans:a3"], consensus="spans:a1", types="PER;LOC->kind")
-    assert result["types"] == ["PER", "LOC"] and result["features"] == ["kind"]
+    result = pairwise_f(path, ["spans:a2", "spans:a3"], consensus="spans:a1", types="PER;LOC->kb_id")
+    assert result["types"] == ["PER", "LOC"] and result["features"] == ["kb_id"]
     assert result["consensus"]["annotators"]["spans:a2"]["strict"]["f"] == 1.0
+    with pytest.raises(InputError, match="no annotation carries the feature 'kind'; the features are: kb_id"):
+        pairwise_f(path, ["spans:a2", "spans:a3"], consensus="spans:a1", types="PER;LOC->kind")
     assert parse_types("Per->label;Org") == (["Per", "Org"], ["label"])
     with pytest.raises(InputError, match="two or more"):
         pairwise_f(path, "spans:a1")

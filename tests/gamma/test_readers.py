@@ -147,7 +147,7 @@ def test_write_csv_reproduces_the_pygamma_file(tmp_path):
 
 def test_write_csv_round_trip_floats_and_quoting(tmp_path):
     units = [("A", 0.1, 0.1 + 0.2, "x"), ("A", 2.0, 7.0, "y"), ("B", 1 / 3, 1e-7 + 1, "a,b"),
-             ('say "hi"', -1.5, 1e20, "z"), ("C", 3.0, 3.5, "")]
+             ('say "hi"', -1.5, 1e15, "z"), ("C", 3.0, 3.5, "")]  # 1e15: the largest offset (MAX_OFFSET)
     c = Continuum.from_units(units)
     p = write_csv(c, tmp_path / "sub" / "c.csv")
     text = p.read_text(encoding="utf8")
@@ -276,6 +276,10 @@ def test_from_docs_tokens(docs):
 
 
 def test_from_docs_ents_and_empty_annotator(docs):
+    # a span group that no document holds is a typo, refused naming the sets that exist
+    with pytest.raises(InputError, match=r"'spans:nobody'; the sets are: ents, spans:ann1, spans:ann2"):
+        from_docs(iter(docs), ["ents", "spans:nobody"])
+    docs[1].spans["nobody"] = []  # present but empty: an annotator without units
     c = from_docs(iter(docs), ["ents", "spans:nobody"])
     assert c.annotators == ["ents", "spans:nobody"]
     assert c.sizes().tolist() == [3, 0]

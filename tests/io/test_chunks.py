@@ -475,7 +475,7 @@ def test_undecodable_conll_bytes_name_the_files_byte_position(tmp_path):
     path = tmp_path / "f.conll"
     path.write_bytes(b"a O\n\nb O\n\nc\xff O\n")
     assert_same(path, "conll", {})
-    with pytest.raises(InputError, match="position 11"):
+    with pytest.raises(InputError, match="line 5: not UTF-8 text .* at byte 11"):
         read_chunk(plan_chunks(path, "conll", 1)[2])
 
 

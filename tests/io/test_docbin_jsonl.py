@@ -496,7 +496,8 @@ def test_jsonl_errors_name_the_line_document_and_span(tmp_path, line, pattern):
 def test_jsonl_undecodable_bytes_is_an_input_error(tmp_path):
     path = tmp_path / "latin.jsonl"
     path.write_bytes('{"text": "café"}\n'.encode("latin-1"))
-    with pytest.raises(InputError, match=r"latin\.jsonl: not utf-8"):
+    with pytest.raises(InputError, match=r"latin\.jsonl, line 1: not UTF-8 text .* pass its encoding with "
+                                         r"--encoding"):
         read_jsonl(path)
     assert read_jsonl(path, encoding="latin-1").texts == ["café"]
 

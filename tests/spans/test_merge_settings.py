@@ -22,7 +22,8 @@ def corpus(texts: list[str], spans: list[tuple[int, int, int, str]], sets: tuple
         return np.array([x[i] for x in spans], dtype=np.int64)
 
     label = np.array([LABELS.index(x[3]) for x in spans], dtype=np.int64)
-    table = SpanTable(col(0), col(1), col(2), label, LABELS)
+    # the first annotation carries a kb_id: a feature no annotation carries would be refused (names are checked)
+    table = SpanTable(col(0), col(1), col(2), label, LABELS, [{"kb_id": "Q1"}] + [{} for _ in spans[1:]])
     return Corpus([f"d{i}" for i in range(len(texts))], texts, {s: table for s in sets})
 
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from ...annotations.table import Corpus
 from ...spans.counts import Evaluation
+from ..stream import SeenNames
 from .settings import BenchmarkSettings
 
 
@@ -114,9 +115,12 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
     counts: list[list[tuple[list[str], np.ndarray]]] = [[] for _ in range(k)]
     kept = [_Kept() for _ in range(k)]
     changes: list[dict[str, Any]] = []
+    seen = SeenNames()  # windows are parts: their names are checked once, over the whole corpus
     try:
         with progress_bar(len(marked), "scoring", "doc", enabled=progress) as bar:
             for a, key, responses in windows:
+                for r in responses:
+                    seen.add(SeenNames.of(key, r, settings.key_set, settings.response_set or settings.key_set))
                 window_evs = [_evaluate(key, r, settings) for r in responses]
                 for v, ev in enumerate(window_evs):
                     kept[v].add(ev, a, max_diff_docs, verbose)
@@ -128,6 +132,8 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
                 bar.update(len(key))
     except _NotAligned:
         return None
+    seen.check(marked.source or "marked/", {"key_set": settings.key_set, "response_set": settings.response_set,
+                                             "types": settings.types, "features": settings.features})
     merged = [Evaluation.concat(evs) if len(evs) > 1 else evs[0] for evs in evaluations]
     labels = sorted({name for ev in merged for name in ev.labels})
     scores = [VersionScore(ev, _stack(c, labels), labels, kp.diff, kp.n_with_pairs, kp.not_correct)
