@@ -23,6 +23,7 @@ lenient, average).
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -49,6 +50,34 @@ def check_beta(beta: Any) -> float:
     if math.isnan(value) or value < 0:
         raise ConfigError(f"beta must be a number >= 0 (or inf, meaning recall), got {beta!r}")
     return value
+
+
+def check_fraction(name: str, value: Any, *, open_ends: bool = False, example: str = "") -> float:
+    """Validate a probability, threshold or confidence level ``name``: a number in [0, 1] (in (0, 1) with
+    ``open_ends``). NaN, booleans and strings are refused with a :class:`ConfigError` naming ``name``.
+
+    >>> check_fraction("confidence", 0.95, open_ends=True)
+    0.95
+    """
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Real)
+    v = float(value) if ok else math.nan
+    if not (0.0 < v < 1.0 if open_ends else 0.0 <= v <= 1.0):  # NaN fails both
+        interval = "(0, 1)" if open_ends else "[0, 1]"
+        raise ConfigError(f"{name} must be a number in {interval}{f', e.g. {example}' if example else ''}, "
+                          f"got {value!r}")
+    return v
+
+
+def check_count(name: str, value: Any, low: int = 1) -> int:
+    """Validate a count ``name`` (samples, draws): a whole number >= ``low``; booleans, fractions, NaN and
+    strings are refused with a :class:`ConfigError` naming ``name``.
+
+    >>> check_count("n_samples", 1000)
+    1000
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ConfigError(f"{name} must be a whole number >= {low}, got {value!r}")
+    return int(value)
 
 
 def check_zero_division(zero_division: float) -> float:
@@ -150,5 +179,5 @@ def none_if_undefined(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-__all__ = ["MEASURES", "check_beta", "check_zero_division", "fbeta", "json_safe", "none_if_undefined", "ratio",
-           "undefined", "warn_zero_division"]
+__all__ = ["MEASURES", "check_beta", "check_count", "check_fraction", "check_zero_division", "fbeta", "json_safe",
+           "none_if_undefined", "ratio", "undefined", "warn_zero_division"]

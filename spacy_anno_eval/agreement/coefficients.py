@@ -85,7 +85,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, DegenerateAgreementWarning, InputError
-from ..figures import check_zero_division, json_safe, ratio
+from ..figures import check_count, check_fraction, check_zero_division, json_safe, ratio
 from ..samples import block_size_for, map_blocks
 
 #: Ae closer to 1 than this counts as 1 (the coefficient is 0/0)
@@ -446,11 +446,10 @@ def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed
 
 
 def _check_bootstrap(confidence: Any, n_samples: Any) -> None:
-    """Validate a bootstrap's settings: ``confidence`` in (0, 1), ``n_samples`` >= 1."""
-    if not 0 < confidence < 1:
-        raise ConfigError(f"confidence must be in (0, 1), got {confidence}")
-    if n_samples < 1:
-        raise ConfigError(f"n_samples must be >= 1, got {n_samples}")
+    """Validate a bootstrap's settings: ``confidence`` in (0, 1), ``n_samples`` a whole number >= 1 (NaN,
+    booleans and strings refused; :mod:`spacy_anno_eval.figures`)."""
+    check_fraction("confidence", confidence, open_ends=True, example="0.95")
+    check_count("n_samples", n_samples)
 
 
 def _table_block(size: int, seed: Any, table: np.ndarray, coefficient: Any, options: dict[str, Any]) -> np.ndarray:

@@ -102,6 +102,8 @@ def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> 
         arr = arr.astype(float, copy=False)
         missing = np.isnan(arr)
         flat = arr[~missing]
+        if np.isinf(flat).any():
+            raise InputError(_not_finite(flat[np.isinf(flat)][0]))
         if value_domain is None:
             uniq, index = _codes(flat)
             values = uniq.tolist()
@@ -118,6 +120,9 @@ def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> 
         missing = np.array([[is_missing(x) for x in row] for row in cells], dtype=bool).reshape(arr.shape)
         flat_list = [x for row, mrow in zip(cells, missing.tolist(), strict=True)
                      for x, m in zip(row, mrow, strict=True) if not m]
+        infinite = next((x for x in flat_list if isinstance(x, float | np.floating) and np.isinf(x)), None)
+        if infinite is not None:
+            raise InputError(_not_finite(infinite))
         values = list(value_domain) if value_domain is not None else sorted(set(flat_list))
         lookup = {v: i for i, v in enumerate(values)}
         try:
@@ -128,6 +133,11 @@ def reliability_counts(data: Any, value_domain: Sequence[Any] | None = None) -> 
     q = max(len(values), 1)
     counts = np.bincount(units * q + index, minlength=arr.shape[1] * q).reshape(arr.shape[1], q)
     return counts[:, : len(values)].astype(np.int64), values
+
+
+def _not_finite(value: Any) -> str:
+    return (f"reliability data holds the value {float(value)!r}, which is not a finite number (an interval or "
+            f"ratio distance to it does not exist); give finite values, and NaN or None for a missing one")
 
 
 def _small_integer_counts(arr: np.ndarray, max_values: int = 32) -> tuple[np.ndarray, list[Any]] | None:

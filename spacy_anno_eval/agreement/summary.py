@@ -33,15 +33,17 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import math
 import os
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, UndefinedFigureWarning, where
-from ..figures import none_if_undefined, ratio
+from ..errors import ConfigError, InputError, UndefinedFigureWarning, where
+from ..figures import check_count, check_fraction, none_if_undefined, ratio
 from .coefficients import (
     bennett_s,
     cohen_kappa,
@@ -52,6 +54,7 @@ from .coefficients import (
     table_bootstrap,
 )
 from .reliability import (
+    LEVELS,
     davies_fleiss_kappa,
     fleiss_kappa,
     fleiss_kappa_per_category,
@@ -62,42 +65,95 @@ from .reliability import (
 )
 
 
-def read_table(path: str | os.PathLike) -> tuple[list[str], list[list[Any]]]:
-    """Annotator names and an annotators x units list of values from a CSV file.
+class Printed(float):
+    """A number read from a table that keeps the text the table wrote it as: it computes as the number and is
+    named by the text (``str(Printed(1.0, "1"))`` is ``"1"``), so the category ``1`` of a CSV file stays
+    ``"1"`` in ``per_category``, not ``"1.0"``."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> Printed:
+        number = super().__new__(cls, value)
+        number.text = text
+        return number
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled with its text (Dask workers)
+        return (Printed, (float(self), self.text))
+
+
+def read_table(path: str | os.PathLike, *, encoding: str = "utf-8",
+               sep: str = ",") -> tuple[list[str], list[list[Any]]]:
+    """Annotator names and an annotators x units list of values from a CSV file (``sep``: the delimiter).
 
     The header row names the annotators; each further row is a unit; an empty
-    cell is a missing value. Values are numbers when every value parses as one,
-    else strings.
+    cell is a missing value. Values are numbers when every value parses as a
+    number, else strings. A number keeps the text the table wrote it as for
+    its name (:class:`Printed`: the category ``1`` is ``"1"``; a number written
+    two ways, ``1`` and ``1.0``, is one category named as first written). A
+    number that is not finite (``inf``, ``nan``) is refused naming its line:
+    an empty cell marks a missing value.
     """
     p = Path(path)
+    src = str(p)
     if not p.is_file():
         raise InputError(f"{p}: no such file")
+    if not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"":
+        raise ConfigError(f"sep must be one character (the CSV delimiter, e.g. ';' or a tab), got {sep!r}")
     data = p.read_bytes()
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig" if utf8 else encoding)
+    except LookupError:
+        raise ConfigError(f"encoding {encoding!r} is unknown; give a Python codec name such as utf-8 or "
+                          "latin-1") from None
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
-        raise InputError(f"{where(str(p), line=line)}: not UTF-8 text ({err.reason} at byte {err.start}); save the "
-                         "table as UTF-8 CSV") from None
-    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+        raise InputError(f"{where(src, line=line)}: not {'UTF-8' if utf8 else encoding} text ({err.reason} at byte "
+                         f"{err.start}); save the table as UTF-8 CSV, or pass its encoding with --encoding "
+                         f"(Python: encoding=), e.g. --encoding latin-1") from None
+    reader = csv.reader(io.StringIO(text), delimiter=sep)
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        for r in reader:
+            if any(c.strip() for c in r):
+                rows.append((reader.line_num, r))
+    except csv.Error as err:
+        raise InputError(f"{where(src, line=reader.line_num)}: unreadable CSV ({err})") from None
     if len(rows) < 2:
         raise InputError(f"{p}: needs a header row of annotator names and at least one unit row")
-    names = [c.strip() for c in rows[0]]
+    names = [c.strip() for c in rows[0][1]]
     if len(set(names)) != len(names) or not all(names):
-        raise InputError(f"{p}, line 1: annotator names must be non-empty and distinct, got {names}")
-    for i, r in enumerate(rows[1:], 2):
+        raise InputError(f"{where(src, line=rows[0][0])}: annotator names must be non-empty and distinct, got "
+                         f"{names}")
+    if len(names) < 2:
+        raise InputError(f"{where(src, line=rows[0][0])}: one column ({names[0]!r}) where agreement needs two or "
+                         f"more annotators; if the file uses another delimiter than {sep!r}, pass it with --sep "
+                         f"(Python: sep=)")
+    for line, r in rows[1:]:
         if len(r) != len(names):
-            raise InputError(f"{p}, unit row {i}: {len(r)} cells but {len(names)} annotators; "
-                                     f"leave a cell empty for a missing value")
-    cells = [[c.strip() for c in r] for r in rows[1:]]
-    present = [c for r in cells for c in r if c]
-    try:
-        [float(c) for c in present]
-        numeric = True
-    except ValueError:
-        numeric = False
-    conv = (lambda c: float(c) if c else np.nan) if numeric else (lambda c: c if c else None)
-    units = [[conv(c) for c in r] for r in cells]
+            raise InputError(f"{where(src, line=line)}: {len(r)} cells but {len(names)} annotators; "
+                             f"leave a cell empty for a missing value")
+    cells = [[c.strip() for c in r] for _, r in rows[1:]]
+    parsed: dict[str, float] = {}
+    for c in (c for r in cells for c in r if c and c not in parsed):
+        try:
+            parsed[c] = float(c)
+        except ValueError:
+            units: list[list[Any]] = [[c or None for c in r] for r in cells]  # categories: the texts
+            return names, [list(col) for col in zip(*units, strict=True)]
+    for (line, _), r in zip(rows[1:], cells, strict=True):
+        bad = next((c for c in r if c and not math.isfinite(parsed[c])), None)
+        if bad is not None:
+            raise InputError(f"{where(src, line=line)}: the value {bad!r} is not a finite number; give finite "
+                             f"numbers, and leave a cell empty for a missing value")
+    named: dict[float, Printed] = {}
+    for c in (c for r in cells for c in r if c):  # file order: a number is named as first written
+        if parsed[c] not in named:
+            named[parsed[c]] = Printed(parsed[c], c)
+    units = [[named[parsed[c]] if c else np.nan for c in r] for r in cells]
     return names, [list(col) for col in zip(*units, strict=True)]
 
 
@@ -145,6 +201,14 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     open ``distributed.Client`` to compute the bootstrap samples on, with the
     same result as in-process (:mod:`spacy_anno_eval.samples`).
     """
+    check_count("bootstrap", bootstrap, low=0)
+    check_fraction("confidence", confidence, open_ends=True, example="0.95")
+    if not callable(level) and level not in LEVELS:
+        raise ConfigError(f"level must be one of {', '.join(LEVELS)} or a callable, got {level!r}")
+    if isinstance(data, (str, bytes)) or not isinstance(data, (np.ndarray, Sequence)) or \
+            any(isinstance(r, (str, bytes)) or not hasattr(r, "__len__") for r in data):
+        raise ConfigError(f"data must be annotators x units (a list of rows, or a 2-D array; None for a missing "
+                          f"value), got {type(data).__name__} {data!r:.60}; read a file with read_table(path)")
     rows = [list(r) for r in (data.tolist() if isinstance(data, np.ndarray) else data)]
     n_ann = len(rows)
     names = list(annotators) if annotators else [f"a{i + 1}" for i in range(n_ann)]
@@ -222,5 +286,5 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     }
 
 
-__all__ = ["agreement_summary", "cohen_kappa", "davies_fleiss_kappa", "fleiss_kappa", "krippendorff_alpha",
-           "read_table", "scott_pi"]
+__all__ = ["Printed", "agreement_summary", "cohen_kappa", "davies_fleiss_kappa", "fleiss_kappa",
+           "krippendorff_alpha", "read_table", "scott_pi"]

@@ -336,8 +336,9 @@ def load_concept_scores(path: Any) -> ConceptScores:
     except IsADirectoryError:
         raise InputError(f"{p}: is a folder; give BDM scores (from 'anno-eval bdm' or GATE) or a taxonomy") from None
     except UnicodeDecodeError as err:
-        raise InputError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start}); save the BDM scores or "
-                         "taxonomy as UTF-8") from None
+        from .utf8 import not_utf8
+
+        raise not_utf8(p, "the BDM scores or taxonomy", err) from None
     if line.startswith("key="):
         return read_bdm_file(p)
     return compute_bdm(read_taxonomy(p))

@@ -10,6 +10,7 @@ Annotators and categories are integer codes into ``annotators`` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,42 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+
+#: the largest |start| or |end| of a unit. Up to 1e15 (below 2**50) sums and differences of a few positions
+#: are exact in a float and the dissimilarities' squares stay finite; beyond, γ would come from rounded or
+#: overflowing numbers (an end of 1e300 gave overflow warnings and γ = 0.5)
+MAX_OFFSET = 1e15
+
+
+def offset_problem(value: float) -> str | None:
+    """Why ``value`` cannot be a unit's start or end (not finite, or beyond :data:`MAX_OFFSET`); None if it can.
+
+    >>> offset_problem(1e300)
+    'is beyond ±1e+15, too large for exact float arithmetic; use coarser units or shift the positions'
+    """
+    if not math.isfinite(value):
+        return "is not a finite number"
+    if abs(value) > MAX_OFFSET:
+        return f"is beyond ±{MAX_OFFSET:g}, too large for exact float arithmetic; use coarser units or shift " \
+               f"the positions"
+    return None
+
+
+def check_offsets(continuum: Continuum, source: str = "") -> Continuum:
+    """``continuum``, after checking every start and end with :func:`offset_problem` (a :class:`Continuum`
+    made from arrays skips :meth:`Continuum.from_units`' check); raise :class:`InputError` naming the first
+    bad unit."""
+    if len(continuum):
+        bad = ~(np.isfinite(continuum.start) & np.isfinite(continuum.end)) \
+            | (np.abs(continuum.start) > MAX_OFFSET) | (np.abs(continuum.end) > MAX_OFFSET)
+        if bad.any():
+            i = int(np.argmax(bad))
+            s, e = float(continuum.start[i]), float(continuum.end[i])
+            name, value = ("start", s) if offset_problem(s) else ("end", e)
+            raise InputError(f"{source or 'continuum'}: unit {i + 1} of annotator "
+                             f"{continuum.annotators[int(continuum.annotator[i])]!r}: {name} {value!r} "
+                             f"{offset_problem(value)}")
+    return continuum
 
 
 @dataclass
@@ -65,7 +102,10 @@ class Continuum:
             except (TypeError, ValueError):
                 raise InputError(f"{at}: expected (annotator, start, end, category) with numeric start and end, "
                                  f"got {row!r}") from None
-            if not start < end:  # NaN fails too
+            for name, value in (("start", start), ("end", end)):
+                if offset_problem(value):
+                    raise InputError(f"{at} of annotator {ann!r}: {name} {value!r} {offset_problem(value)}")
+            if not start < end:
                 raise InputError(f"{at} of annotator {ann!r} has start {s} >= end {e}; a unit needs start < end")
         names = sorted(set(annotators or ()) | {str(r[0]) for r in rows})
         cats = sorted({str(r[3]) for r in rows})
@@ -107,4 +147,4 @@ class Continuum:
                 "units": [list(u) for u in self.units()]}
 
 
-__all__ = ["Continuum"]
+__all__ = ["MAX_OFFSET", "Continuum", "check_offsets", "offset_problem"]

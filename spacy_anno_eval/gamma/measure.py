@@ -50,7 +50,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .alignment import Alignment, best_alignment
-from .continuum import Continuum
+from .continuum import Continuum, check_offsets
 from .dissimilarity import Dissimilarity
 from .sampling import SAMPLERS, make_sampler, sample_seeds
 
@@ -224,7 +224,7 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
           beta: float | None = None, delta_empty: float | None = None, sampler: str = "statistical",
           n_samples: int = 30, precision: float | None = None, max_samples: int = 1000, confidence: float = 0.95,
           seed: int = 0, n_jobs: int | None = None, empty_pairs: str = "ignore",
-          sets: Sequence[str] | str | None = None, unit: str = "char",
+          sets: Sequence[str] | str | None = None, unit: str = "char", sep: str | None = None,
           reference_annotators: list[str] | None = None, progress: bool = False,
           scheduler: str | None = None, client: Any = None) -> GammaResult:
     """γ, γcat and γk of ``data``: a :class:`Continuum`, a path (CSV, fixture JSON, TextGrid, EAF, DocBin) or
@@ -238,6 +238,8 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     cores; ``None``: all cores from :data:`PARALLEL_UNITS` units on, else one,
     as starting processes costs more than small samples).
     ``reference_annotators``: sample chance from these annotators only.
+    ``sep``: the delimiter of a CSV file (default ``,``). Unit positions must be
+    finite and within ±1e15 (:data:`~spacy_anno_eval.gamma.continuum.MAX_OFFSET`).
     ``scheduler`` (``"local:N"`` or a Dask scheduler address) or ``client``
     (an open ``distributed.Client``): the samples run as Dask tasks instead,
     one per sample, with the same seeds (the same result).
@@ -259,7 +261,7 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
         raise ConfigError(f"sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
     if empty_pairs not in EMPTY_PAIRS:
         raise ConfigError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
-    continuum = _as_continuum(data, sets, unit)
+    continuum = check_offsets(_as_continuum(data, sets, unit, sep))
     if n_jobs is None:
         n_jobs = -1 if len(continuum) >= PARALLEL_UNITS else 1
     if n_jobs == -1:
@@ -344,19 +346,24 @@ def _z(confidence: float) -> float:
     return float(norm.ppf(0.5 + confidence / 2))
 
 
-def _as_continuum(data: Any, sets: Sequence[str] | str | None, unit: str) -> Continuum:
-    if isinstance(data, Continuum):
-        return data
+def _as_continuum(data: Any, sets: Sequence[str] | str | None, unit: str, sep: str | None = None) -> Continuum:
     if isinstance(data, (str, os.PathLike)):
         from .readers import read_continuum
 
-        return read_continuum(data, sets=sets, unit=unit)
+        return read_continuum(data, sets=sets, unit=unit, sep=sep)
+    if sep is not None:
+        raise ConfigError(f"sep is the delimiter of a CSV file; the data is a {type(data).__name__}, not a path")
+    if isinstance(data, Continuum):
+        return data
+    from ..annotations.docs import as_docs
+
+    docs = as_docs(data, "data")  # a clear ConfigError for None, a single Doc, a list of something else
     if sets is None:
         raise ConfigError("spaCy Docs need sets=[...]: one span set per annotator, e.g. "
                           "['spans:ann1', 'spans:ann2']")
     from .readers import from_docs
 
-    return from_docs(list(data), sets, unit=unit)
+    return from_docs(docs, sets, unit=unit)
 
 
 __all__ = ["EMPTY_PAIRS", "CategorialDisorder", "GammaResult", "categorial_disorder", "gamma"]

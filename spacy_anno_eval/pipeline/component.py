@@ -284,7 +284,8 @@ class AnnoEval(Pipe):
         except ConfigError as e:
             raise ConfigError(f"anno_eval: {e}") from None
         if self.beta == float("inf"):
-            raise ConfigError(f"anno_eval: beta must be a finite number >= 0, got {beta!r}")
+            raise ConfigError(f"anno_eval: beta must be a finite number >= 0 here, got {beta!r}: a spaCy config "
+                              f"cannot hold inf (JSON has no infinity); recall is the report's r")
         self.measures = _check_names("measures", measures, MEASURES, empty_ok=False)
         from ..report import FORMATS
 

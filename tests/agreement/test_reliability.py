@@ -205,7 +205,7 @@ def test_cli_agreement_reproduces_krippendorff_2011(tmp_path):
     assert bad.exit_code == 2 and "--level must be one of" in bad.output
     (tmp_path / "ragged.csv").write_text("A,B\n1,2\n1\n", encoding="utf8")
     ragged = CliRunner().invoke(app, ["agreement", str(tmp_path / "ragged.csv")])
-    assert ragged.exit_code == 2 and "unit row 3" in ragged.output
+    assert ragged.exit_code == 2 and "ragged.csv, line 3: 1 cells but 2 annotators" in ragged.output
 
 
 def test_summary_of_two_complete_annotators_matches_the_two_coder_coefficients():

@@ -57,7 +57,7 @@ def load_marked(bench: BenchmarkDir, settings: BenchmarkSettings) -> Corpus:
     from ...spans.engine import load
 
     path, fmt = bench.marked_source()
-    return load(str(path), [settings.key_set], fmt, settings.features)
+    return load(str(path), [settings.key_set], fmt, settings.features, **settings.reader_options)
 
 
 def _evaluate(marked: Corpus, response: Corpus, settings: BenchmarkSettings) -> Evaluation:
@@ -82,6 +82,21 @@ def _check_corpus(marked: Corpus, chash: str, what: str, bench: BenchmarkDir) ->
             f"{what} was made from a corpus with hash {chash[:12]}... but the texts of {bench.marked} hash to "
             f"{mine[:12]}...: the texts differ, so offsets would not compare; store the baseline again from "
             f"this clean/ folder, or pick another baseline with --name")
+
+
+def _references(bench: BenchmarkDir, settings: BenchmarkSettings) -> list[tuple[str, Any]]:
+    """What imported results must match (:func:`.store.check_documents`): the documents of ``clean/`` and of
+    ``marked/``, those that exist."""
+    refs: list[tuple[str, Any]] = []
+    if bench.clean.exists():
+        refs.append((f"{bench.clean}/", lambda: ((d.doc_id, d.text) for d in CleanCorpus(bench.clean))))
+    if bench.marked.is_dir():
+        def marked() -> Any:
+            corpus = load_marked(bench, settings)
+            return zip(corpus.doc_ids, corpus.texts, strict=True)
+
+        refs.append((f"{bench.marked}/", marked))
+    return refs
 
 
 def _check_baseline(marked: Corpus, baseline: Baseline, bench: BenchmarkDir) -> None:
@@ -228,7 +243,9 @@ def run_benchmark(mode: str, path: str | os.PathLike, *, settings: BenchmarkSett
             if name is None:
                 raise ConfigError("store --predictions needs --name for the baseline")
             baseline = import_baseline(bench, predictions, name=name, force=force, fmt=predictions_format,
-                                       selector=settings.response_set, features=settings.features)
+                                       selector=settings.response_set, features=settings.features,
+                                       references=_references(bench, settings),
+                                       reader_options=settings.reader_options)
         else:
             baseline = store_baseline(bench, pipeline(), name=name, force=force, model=model, quiet=quiet,
                                       batch_size=batch_size)

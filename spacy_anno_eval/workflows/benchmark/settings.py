@@ -18,20 +18,28 @@ given on the command line wins over the file, the file over the defaults::
     confidence = 0.95
     seed = 0
     pairing = "optimal"
+    encoding = null            # text encoding of marked/ and --predictions (null: UTF-8)
+    sep = null                 # column delimiter of CoNLL files there (null: any whitespace)
+
+Numbers must be finite: ``NaN`` (or ``Infinity`` where a bound is needed) is
+refused naming the setting, as is a file that is not a config file (naming
+the line).
 """
 
 from __future__ import annotations
 
+import ast
 import configparser
 import math
 import numbers
 import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ...errors import ConfigError
+from ...errors import ConfigError, where
 from ...figures import MEASURES, check_beta
 
 SECTION = "benchmark"
@@ -82,6 +90,8 @@ def _labels(name: str, value: Any) -> list[str] | None:
     """``None`` (all) or a list of non-empty names."""
     if value is None:
         return None
+    if isinstance(value, str) and value.lstrip().startswith(("[", "{")):  # a list the config parser could not read
+        raise _bad(name, value, 'is not a valid list (a missing "]" or quote?); write e.g. ["PER", "LOC"]')
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list | tuple) or not all(isinstance(v, str) and v for v in items):
         raise _bad(name, value, 'must be null (all) or a list of names, e.g. ["PER", "LOC"]')
@@ -109,6 +119,28 @@ def _pairing(name: str, value: Any) -> str:
     return value
 
 
+def _encoding(name: str, value: Any) -> str | None:
+    """``None`` (UTF-8) or a codec Python knows."""
+    if value is None:
+        return None
+    import codecs
+
+    try:
+        codecs.lookup(value if isinstance(value, str) else "")
+    except LookupError:
+        raise _bad(name, value, 'must be null (UTF-8) or a Python codec name, e.g. "latin-1"') from None
+    return value
+
+
+def _sep(name: str, value: Any) -> str | None:
+    """``None`` (any whitespace) or a column delimiter."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or "\n" in value or "\r" in value:
+        raise _bad(name, value, 'must be null (any whitespace) or a column delimiter, e.g. "\\t"')
+    return value
+
+
 #: setting -> its check, which returns the value normalised (or raises ConfigError naming the setting)
 CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "threshold": lambda n, v: _real(n, v, 0.0, 1.0, "must be a number in [0, 1], e.g. 0.7"),
@@ -125,6 +157,8 @@ CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "confidence": lambda n, v: _real(n, v, 0.0, 1.0, "must be a number in (0, 1), e.g. 0.95", open_ends=True),
     "seed": lambda n, v: _whole(n, v, 0, "must be a whole number >= 0, e.g. 0"),
     "pairing": _pairing,
+    "encoding": _encoding,
+    "sep": _sep,
 }
 
 
@@ -156,9 +190,16 @@ class BenchmarkSettings:
     confidence: float = 0.95
     seed: int = 0
     pairing: str = "optimal"
+    encoding: str | None = None
+    sep: str | None = None
 
     def __post_init__(self) -> None:
         self.validate()
+
+    @property
+    def reader_options(self) -> dict[str, str]:
+        """The reader options of ``encoding`` and ``sep``, those that are set."""
+        return {k: v for k, v in (("encoding", self.encoding), ("sep", self.sep)) if v is not None}
 
     def validate(self) -> None:
         """Check every setting, normalising it in place; raise :class:`ConfigError` naming a bad one."""
@@ -184,6 +225,46 @@ def _config_error(err: BaseException) -> str:
     return text.replace("While reading from '<string>' ", "").replace("'<string>'", "the file") or type(err).__name__
 
 
+def _config_problem(err: BaseException, path: Path) -> tuple[int | None, str]:
+    """The line of ``path`` a config parser's error is about (None when it names none), and what is wrong
+    there, in words (thinc wraps configparser's errors and drops their line numbers)."""
+    cause = err if isinstance(err, configparser.Error) else err.__context__
+    if isinstance(cause, configparser.MissingSectionHeaderError):
+        return cause.lineno, f"{cause.line.strip()!r} comes before any [section] header"
+    if isinstance(cause, configparser.ParsingError) and cause.errors:
+        lineno, text = cause.errors[0]  # the line as repr() writes it
+        try:
+            text = repr(ast.literal_eval(text).strip())
+        except (ValueError, SyntaxError, AttributeError):
+            pass
+        return lineno, f"{text} is neither 'name = value' nor a [section] header"
+    if isinstance(cause, configparser.DuplicateOptionError):
+        return cause.lineno, f"{cause.option} is set twice in [{cause.section}]"
+    if isinstance(cause, configparser.DuplicateSectionError):
+        return cause.lineno, f"a second [{cause.section}] section"
+    if isinstance(cause, configparser.InterpolationError):
+        return (_line_of(path, cause.section, cause.option),
+                f"{cause.option} in [{cause.section}] refers to a value that does not exist ({cause.message})")
+    return None, _config_error(err) or type(err).__name__
+
+
+def _line_of(path: Path, section: str, name: str) -> int | None:
+    """The line of ``path`` that sets ``name`` in ``[section]`` (None when none does, or it cannot be read)."""
+    setting = re.compile(rf"\s*{re.escape(name)}\s*[=:]")
+    current = None
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for k, text in enumerate(lines, 1):
+        header = re.match(r"\s*\[([^\]]*)\]", text)
+        if header:
+            current = header.group(1).strip()
+        elif current == section and setting.match(text):
+            return k
+    return None
+
+
 def load_settings(path: str | os.PathLike | None = None, **overrides: Any) -> BenchmarkSettings:
     """Settings from ``path`` (its ``[benchmark]`` section; none: the defaults), then ``overrides``.
 
@@ -202,9 +283,14 @@ def load_settings(path: str | os.PathLike | None = None, **overrides: Any) -> Be
 
         try:
             config = Config().from_disk(p, interpolate=True)
+        except UnicodeDecodeError as err:
+            from ...io.encoding import undecodable
+
+            raise undecodable(p, "utf-8", fix="save the settings file as UTF-8", err=err) from None
         except (ValueError, OSError, configparser.Error) as err:  # thinc wraps some parser errors, not all
-            raise ConfigError(f"{p}: not a valid config file ({_config_error(err)}); write a [{SECTION}] "
-                              f"section of 'name = value' lines, as in configs/benchmark.cfg") from err
+            line, problem = _config_problem(err, p)
+            raise ConfigError(f"{where(str(p), line=line)}: not a valid config file: {problem}; write a "
+                              f"[{SECTION}] section of 'name = value' lines, as in configs/benchmark.cfg") from None
         if SECTION not in config:
             found = ", ".join(f"[{s}]" for s in config) or "none"
             raise ConfigError(f"{p}: no [{SECTION}] section (sections: {found})")
@@ -214,6 +300,6 @@ def load_settings(path: str | os.PathLike | None = None, **overrides: Any) -> Be
             try:
                 values[name] = CHECKS[name](name, value)
             except ConfigError as err:
-                raise ConfigError(f"{p}, [{SECTION}]: {err}") from None
+                raise ConfigError(f"{where(str(p), line=_line_of(p, SECTION, name))}, [{SECTION}]: {err}") from None
     values.update({k: v for k, v in overrides.items() if v is not None})
     return BenchmarkSettings(**values)
