@@ -1,4 +1,5 @@
-"""A shard task that kills its own worker process the first time it runs (for the Dask retry test).
+"""Shard tasks that kill their own worker process: the first time they run (for the Dask retry test), or every
+time (for the exit-code contract: Dask gives the task up).
 
 Importable by Dask workers (they share the test session's ``sys.path``)."""
 
@@ -18,3 +19,8 @@ def die_once(pair: tuple[Any, Any], options: dict[str, Any], keep_pairs: bool, c
         marker.write_text("x", encoding="utf8")
         os._exit(1)  # the worker process dies mid-run
     return _score_pair(pair, options, keep_pairs, collect)
+
+
+def die_always(pair: tuple[Any, Any], options: dict[str, Any], keep_pairs: bool, collect: Any = None) -> Any:
+    """A shard task that kills its worker every time (Dask gives the task up: KilledWorker)."""
+    os._exit(1)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Format, KeySet, ResponseSet, app
+from .app import Encoding, Format, KeySet, ResponseSet, Sep, app, reader_settings
 
 
 @app.command()
@@ -25,12 +25,18 @@ def adjudicate(
     target: Annotated[str, typer.Option("--target", help="Span group of the gold Docs (doc.spans[TARGET]).")] = "gold",
     agreed: Annotated[bool, typer.Option("--agreed/--no-agreed", help="Accept every annotation both sides agree "
                                                                       "on.")] = True,
+    encoding: Encoding = None,
+    sep: Sep = None,
 ) -> None:
     """Build a gold set from two annotation sets (GATE's adjudication): agreed rows, then your choices."""
+    from ..files import check_outputs
+
+    to_stdout = check_outputs([key, response, choices], [out])  # before any work: never over an input
     from ..workflows.adjudicate import adjudicate_files
 
     summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
-                               target=target, fmt=fmt, accept_agreed=agreed)
+                               target=target, fmt=fmt, accept_agreed=agreed,
+                               reader_options=reader_settings(encoding, sep))
     typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
                f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
-               f"{summary['unresolved']} rows left undecided")
+               f"{summary['unresolved']} rows left undecided", err=to_stdout)

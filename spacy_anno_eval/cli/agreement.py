@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from ..errors import ConfigError
-from .app import Bootstrap, Dask, JsonOut, Quiet, Seed, app
+from .app import Bootstrap, Dask, Encoding, JsonOut, Quiet, Seed, Sep, app
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa", "davies_fleiss_kappa")
@@ -22,21 +22,29 @@ def agreement(
                                                          "ratio.")] = "nominal",
     json_out: JsonOut = None,
     bootstrap: Bootstrap = 0,
+    confidence: Annotated[float, typer.Option("--confidence", help="Confidence of the --bootstrap intervals, in "
+                                                                   "(0, 1).")] = 0.95,
     seed: Seed = 0,
     dask: Dask = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     quiet: Quiet = False,
 ) -> None:
     """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha.
     The JSON holds every coefficient."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([table], [json_out]) or quiet  # before any work; JSON on stdout: no table
     from ..agreement.summary import agreement_summary, read_table
     from ..cluster import dask_client
     from ..report.json import write_json
 
     if dask is not None and not bootstrap:
         raise ConfigError("--dask spreads the --bootstrap samples; give --bootstrap N")
-    names, data = read_table(table)
+    names, data = read_table(table, encoding=encoding or "utf-8", sep=sep or ",")
     with dask_client(dask) as client:
-        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, client=client)
+        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, confidence=confidence,
+                                    client=client)
     if json_out is not None:
         write_json(summary, json_out)
     if not quiet:

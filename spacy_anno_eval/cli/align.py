@@ -9,7 +9,7 @@ import typer
 
 from ..errors import ConfigError
 from .alignment_report import print_muc_table, write_alignment_report
-from .app import AlignmentReport, Format, KeyCorpus, KeySet, Quiet, ResponseSet, app
+from .app import AlignmentReport, Encoding, Format, KeyCorpus, KeySet, Quiet, ResponseSet, Sep, app, reader_settings
 
 AlignLevel = Literal["offset", "section", "order"]
 Algorithm = Literal["optimal", "greedy", "dp"]
@@ -43,21 +43,30 @@ def align(
     anchor_text: Annotated[bool, typer.Option("--anchor-text", help="order level: place mentions at the next "
                                                                     "occurrence of their text.")] = False,
     report: AlignmentReport = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     quiet: Quiet = False,
 ) -> None:
     """ANNALIST alignment and scoring: by offsets, section or order; greedy or DP; split/merge policies."""
+    from ..files import check_outputs
+    from .alignment_report import report_files
+
+    check_outputs([key, response], report_files(report), folders=[report])  # before any work
     from ..annalist.align import MERGE_REST, SPLIT_REST, Settings, align_mentions, parse_policy, scores
-    from ..annalist.mentions import read_mentions
+    from ..annalist.mentions import read_mention_pair
 
     if algorithm is None:
         algorithm = "optimal" if level == "offset" else "greedy"
     if level == "section" and not section:
         raise ConfigError("--level section needs --section sentence, paragraph or a feature name")
+    if section and level != "section":
+        raise ConfigError(f"--section {section} applies to --level section only (the level is {level}); add "
+                          f"--level section or leave --section out")
     settings = Settings(level=level, algorithm=algorithm, match=match, gap_penalty=gap_penalty,
                         split=parse_policy(split, SPLIT_REST, "split"), merge=parse_policy(merge, MERGE_REST, "merge"),
                         anchor_text=anchor_text)
-    keys, texts = read_mentions(key, key_set, fmt, section)
-    resps, _ = read_mentions(response, response_set or key_set, fmt, section)
+    keys, resps, texts = read_mention_pair(key, response, key_set, response_set, fmt, section, level,
+                                           **reader_settings(encoding, sep))
     decisions = align_mentions(keys, resps, settings, texts)
     result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
                            "split": split, "merge": merge, "anchor_text": anchor_text},

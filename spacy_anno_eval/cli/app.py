@@ -9,7 +9,12 @@ Exit codes (DESIGN.md, Contracts) are decided in one place, :meth:`AnnoEvalGroup
 - 2 bad input or bad setting: an :class:`~spacy_anno_eval.errors.AnnoEvalError`, a usage error, an input
   file that cannot be read; one line on stderr, ``anno-eval: error: ...``;
 - 3 anything else, an internal error: ``anno-eval: internal error: Type: message; rerun with --debug``
-  (``anno-eval --debug ...`` prints the traceback).
+  (``anno-eval --debug ...`` prints the traceback); a ``sys.exit()`` inside a command too, never its own code
+  (a crash is never 1), except that a broken pipe (``| head``) is 0.
+
+Warnings show as ``anno-eval: warning: message``, one line each, without the path of the code that warned,
+each once, after the command: when it ends with 0 or 1. On an error the error's one line is all stderr gets
+(``--debug`` adds the warnings).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import re
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -27,6 +33,8 @@ from typer.core import TyperCommand, TyperGroup
 from .. import __version__
 from ..errors import AnnoEvalError, ConfigError
 
+EXIT_OK = 0
+EXIT_REGRESSION = 1  # only benchmark's default and verbose modes
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 PROG = "anno-eval"
@@ -46,11 +54,45 @@ class AnnoEvalGroup(TyperGroup):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         argv = list(sys.argv[1:] if args is None else args)
-        try:
-            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
-        except Exception as err:  # noqa: BLE001 - the one place where every error becomes an exit code
-            code = exit_code(err, argv)
-        sys.exit(code if isinstance(code, int) else 0)
+        shown: list[str] = []
+        with warnings.catch_warnings():  # the filters stay as they are; only how a warning shows changes
+            warnings.showwarning = _keep_warning(shown)
+            try:
+                code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+            except SystemExit as stop:  # sys.exit() inside a command (the app's own exits come back as codes)
+                code = _inner_exit(stop, argv)
+            except Exception as err:  # noqa: BLE001 - the one place where every error becomes an exit code
+                code = exit_code(err, argv)
+        code = code if isinstance(code, int) else 0
+        if code in (EXIT_OK, EXIT_REGRESSION) or "--debug" in _global_options(argv):
+            for message in shown:  # on an error, the error's one line is all there is
+                typer.echo(f"{PROG}: warning: {message}", err=True)
+        sys.exit(code)
+
+
+def _keep_warning(shown: list[str]) -> Any:
+    """A ``warnings.showwarning`` that keeps each warning's message once, in one line, without the file and
+    line of the code that warned (an internal path): the CLI prints them when the command is done."""
+
+    def keep(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+             line: str | None = None) -> None:
+        text = " ".join(part.strip() for part in str(message).splitlines() if part.strip()) or category.__name__
+        if text not in shown:
+            shown.append(text)
+
+    return keep
+
+
+def _inner_exit(stop: SystemExit, argv: Sequence[str]) -> int:
+    """The exit code of a ``SystemExit`` raised while a command ran: 0 for a clean one; 0 too when the reader
+    of the output went away (``| head``: typer and rich exit 1 on a broken pipe, which CI would read as a
+    regression; ``benchmark`` keeps its verdict's code itself);
+    any other code is an internal error (3), never passed on as it is."""
+    if stop.code in (None, 0):
+        return EXIT_OK
+    if isinstance(stop.__context__, BrokenPipeError):
+        return EXIT_OK
+    return exit_code(stop, argv)
 
 
 def exit_code(err: BaseException, argv: Sequence[str]) -> int:
@@ -223,6 +265,36 @@ def check_format(value: str | None) -> str | None:
     return value
 
 
+def check_encoding(value: str | None) -> str | None:
+    """``--encoding``: a codec Python knows (None: the readers' default, UTF-8)."""
+    if value is None:
+        return None
+    import codecs
+
+    try:
+        codecs.lookup(value)
+    except LookupError:
+        raise ConfigError(f"--encoding {value!r}: unknown encoding; use a Python codec name such as utf-8, "
+                          f"latin-1, cp1252 or utf-16") from None
+    return value
+
+
+def check_sep(value: str | None) -> str | None:
+    """``--sep``: a column delimiter; ``tab`` or ``\\t`` (as typed in a shell) is a tab."""
+    if value is None:
+        return None
+    value = "\t" if value.lower() in ("tab", "\\t") else value
+    if not value or "\n" in value or "\r" in value:
+        raise ConfigError(f"--sep {value!r}: give a column delimiter such as ';' or tab")
+    return value
+
+
+def reader_settings(encoding: str | None, sep: str | None) -> dict[str, str]:
+    """The reader options of ``--encoding`` / ``--sep``: only those given (a reader that takes neither still
+    reads the file; one given to a reader that does not take it is refused by name)."""
+    return {k: v for k, v in (("encoding", encoding), ("sep", sep)) if v is not None}
+
+
 # -- the choices (typer checks them; tests/cli/test_options.py checks they match the families' own lists) ----------
 
 Pairing = Literal["optimal", "gate"]
@@ -283,6 +355,12 @@ AlignmentReport = Annotated[Path | None, typer.Option("--report", help="Folder f
                                                                        "with their reason).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print no tables, notes or progress bars (errors "
                                                            "only).")]
+Encoding = Annotated[str | None, typer.Option("--encoding", callback=check_encoding,
+                                              help="Text encoding of the input files (a Python codec name: "
+                                                   "latin-1, cp1252, utf-16, ...); default UTF-8.")]
+Sep = Annotated[str | None, typer.Option("--sep", callback=check_sep,
+                                         help="Column delimiter of the input: CSV (default ',') or CoNLL (default "
+                                              "any whitespace); 'tab' or '\\t' for a tab.")]
 
 
 def bdm_credit(bdm: Path | None, feature: str | None, features: Sequence[str] | None = None) -> Any:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..errors import InputError
 from .app import JsonOut, Quiet, app
 
 
@@ -22,12 +23,19 @@ def bdm(
 ) -> None:
     """Balanced distance metric (Maynard et al., 2006) of every pair of concepts of a taxonomy (GATE 10.6).
     The JSON holds the concepts and the pairs."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([taxonomy], [out, json_out]) or quiet  # before any work: never over the taxonomy
     from ..bdm.distance import compute_bdm
     from ..bdm.gatefile import write_bdm_file
     from ..bdm.taxonomy import read_taxonomy
     from ..report.json import write_json
 
-    scores = compute_bdm(read_taxonomy(taxonomy))
+    concepts = read_taxonomy(taxonomy)
+    if not concepts.concepts:
+        raise InputError(f"{taxonomy}: the taxonomy holds no concept (no child<TAB>parent line, no class); "
+                         f"give a file with at least one")
+    scores = compute_bdm(concepts)
     write_bdm_file(scores, out)
     if json_out is not None:
         write_json({"name": scores.name, "concepts": list(scores.concepts), "pairs": scores.to_rows()}, json_out)

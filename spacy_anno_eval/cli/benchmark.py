@@ -8,8 +8,11 @@ from typing import Annotated, Any, Literal
 import typer
 
 from .app import (
+    EXIT_REGRESSION,
+    PROG,
     Beta,
     Dask,
+    Encoding,
     Features,
     HtmlOut,
     JsonOut,
@@ -20,6 +23,7 @@ from .app import (
     Quiet,
     ResponseSet,
     Seed,
+    Sep,
     Types,
     app,
     check_format,
@@ -76,13 +80,20 @@ def benchmark(
     html_out: HtmlOut = None,
     md_out: MdOut = None,
     dask: Dask = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     quiet: Quiet = False,
 ) -> None:
     """GATE's Corpus Benchmark Tool: store a version's results, score versions, gate CI on regressions.
     Settings come from the [benchmark] section of --config, then the options.
 
     Exit code 0: no regression; 1: the default mode found a regression; 2: bad input; 3: internal error.
+    With --quiet, a regression still prints its one-line verdict on stderr.
     """
+    from ..files import check_outputs
+
+    inputs = [directory / sub for sub in ("clean", "marked", "processed", "benchmark.cfg")] + [predictions, config]
+    quiet = check_outputs(inputs, [json_out, html_out, md_out]) or quiet  # before any work; JSON on stdout: no table
     from ..cluster import dask_client
     from ..workflows.benchmark.run import run_benchmark
     from ..workflows.benchmark.settings import load_settings
@@ -92,17 +103,48 @@ def benchmark(
     settings = load_settings(config, threshold=threshold, key_set=key_set, response_set=response_set,
                              types=split(types), features=split(features), measures=split(measures), beta=beta,
                              max_drop=max_drop, gate=split(gate), n_samples=n_samples, confidence=confidence,
-                             seed=seed, pairing=pairing)
+                             seed=seed, pairing=pairing, encoding=encoding, sep=sep)
     with dask_client(dask if mode in SAMPLED else None) as client:
         result = run_benchmark(mode, directory, settings=settings, model=model, name=name, against=against,
                                predictions=predictions, predictions_format=predictions_format, force=force,
                                verbose=verbose, quiet=quiet, client=client)
     written = _write_benchmark(result, json_out, html_out, md_out)
-    if not quiet:
-        _print_benchmark(result.report)
-        for what, path in written.items():
-            typer.echo(f"{what} written to {path}", err=True)
+    try:
+        if not quiet:
+            _print_benchmark(result.report)
+            for what, path in written.items():
+                typer.echo(f"{what} written to {path}", err=True)
+        elif result.exit_code == EXIT_REGRESSION:  # errors only, and a regression is what CI logs must show
+            typer.echo(f"{PROG}: {verdict_line(result.report, directory)}", err=True)
+    except BrokenPipeError:  # the reader went away (| head): the exit code still gives the verdict
+        _drop_stdout()
+    except SystemExit as stop:  # rich's way with a broken pipe: exit 1, which CI would read as a regression
+        if not isinstance(stop.__context__, BrokenPipeError):
+            raise
     raise typer.Exit(result.exit_code)
+
+
+def verdict_line(report: dict[str, Any], directory: Path) -> str:
+    """A regression in one line: the versions, the benchmark folder and the first figures that dropped."""
+    from ..report.rows import pct
+
+    regressions = report["comparison"].get("regressions") or []
+    shown = [f"{r.get('scope', '?')} {r.get('measure', '?')} {str(r.get('figure', '?')).upper()} "
+             f"{pct(r.get('old'))} -> {pct(r.get('new'))}" for r in regressions[:3]]
+    more = f" and {len(regressions) - 3} more" if len(regressions) > 3 else ""
+    return (f"regression: {report['new']['name']!r} against {report['old']['name']!r} on {directory}: "
+            f"{len(regressions)} figure(s) dropped significantly: {', '.join(shown)}{more}")
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so that exiting does not fail again on the closed pipe."""
+    import os
+    import sys
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file under stdout (a test runner's buffer)
+        pass
 
 
 def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,

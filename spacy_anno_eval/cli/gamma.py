@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from .app import Dask, JsonOut, Quiet, Seed, app
+from .app import Dask, JsonOut, Quiet, Seed, Sep, app
 
 Categorical = Literal["absolute", "ordinal", "numeric"]
 Sampler = Literal["statistical", "shuffle"]
@@ -43,11 +43,15 @@ def gamma(
     sets: Annotated[str | None, typer.Option("--sets", help="DocBin: one span set per annotator, "
                                                             "'spans:ann1;spans:ann2'.")] = None,
     unit: Annotated[Unit, typer.Option("--unit", help="DocBin positions: char or token.")] = "char",
+    sep: Sep = None,
     json_out: JsonOut = None,
     quiet: Quiet = False,
 ) -> None:
     """γ, γcat and γk (Mathet et al., 2015; Mathet, 2017): unitizing agreement from the exact best alignment.
     The JSON holds γ, γcat, γk, the disorders, the interval and the alignment."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([source], [json_out]) or quiet  # before any work; JSON on stdout: no table
     from ..gamma.dissimilarity import Dissimilarity
     from ..gamma.measure import gamma as compute_gamma
     from ..report.json import write_json
@@ -55,7 +59,8 @@ def gamma(
     dissim = Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical)
     result = compute_gamma(str(source), dissimilarity=dissim, sampler=sampler, n_samples=samples,
                            precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
-                           empty_pairs=empty_pairs, sets=sets, unit=unit, progress=not quiet, scheduler=dask)
+                           empty_pairs=empty_pairs, sets=sets, unit=unit, progress=not quiet, scheduler=dask,
+                           sep=sep)
     if json_out is not None:
         write_json(result.to_dict(), json_out)
     if not quiet:

@@ -15,14 +15,17 @@ from .app import (
     Bootstrap,
     ChunkDocs,
     Dask,
+    Encoding,
     Format,
     JsonOut,
     Quiet,
     Seed,
+    Sep,
     Shards,
     Types,
     app,
     bdm_credit,
+    reader_settings,
 )
 
 IaaMeasure = Literal["fmeasure", "kappa"]
@@ -49,12 +52,18 @@ def iaa(
     shards: Shards = False,
     dask: Dask = None,
     chunk_docs: ChunkDocs = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     html_out: Annotated[Path | None, typer.Option("--html", help="Folder for the agreement matrix (index.html) and "
                                                                  "one page per pair.")] = None,
     json_out: JsonOut = None,
     quiet: Quiet = False,
 ) -> None:
     """Inter-annotator agreement of N annotators on spans: pairwise F or kappa, mean of pairs, the agreement matrix."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([corpus, bdm], [json_out, html_out and html_out / "index.html"],
+                          folders=[html_out]) or quiet  # before any work; JSON on stdout: no table
     from ..agreement.iaa import pairwise_f, pairwise_kappa, parse_types, to_json
     from ..cluster import dask_client
     from ..report.json import write_json
@@ -68,18 +77,19 @@ def iaa(
         with dask_client(dask) as client:
             result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus, bootstrap=bootstrap,
                                     seed=seed, shards=shards, progress=not quiet, client=client,
-                                    docs_per_chunk=chunk_docs)
+                                    docs_per_chunk=chunk_docs, reader_options=reader_settings(encoding, sep))
     else:
         result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
                             credit=bdm_credit(bdm, bdm_feature, parse_types(types)[1]), shards=shards,
-                            progress=not quiet, docs_per_chunk=chunk_docs)
+                            progress=not quiet, docs_per_chunk=chunk_docs,
+                            reader_options=reader_settings(encoding, sep))
+    if json_out is not None:  # machine output first
+        write_json(to_json(result), json_out)
     written = {}
     if html_out is not None:
         from ..report.matrix import write_matrix_reports
 
         written = write_matrix_reports(result, html_out)
-    if json_out is not None:
-        write_json(to_json(result), json_out)
     if not quiet:
         _print_matrix(result, kappa)
         if written:

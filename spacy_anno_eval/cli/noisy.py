@@ -24,6 +24,9 @@ def noisy(
 ) -> None:
     """Noisy-text NER (nerval): entities matched through an edlib character alignment of the two texts.
     The JSON holds all, per_type, the per-entity table and the MUC counts."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([gold, pred], [json_out]) or quiet  # before any work; JSON on stdout: no table
     from ..noisy.evaluate import evaluate_files
     from ..report.json import write_json
 

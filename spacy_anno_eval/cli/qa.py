@@ -13,6 +13,7 @@ from .app import (
     Beta,
     ChunkDocs,
     Dask,
+    Encoding,
     Features,
     Format,
     HtmlOut,
@@ -25,11 +26,13 @@ from .app import (
     Quiet,
     ResponseCorpus,
     ResponseSet,
+    Sep,
     Shards,
     Types,
     app,
     bdm_credit,
     check_list,
+    reader_settings,
     split,
 )
 
@@ -61,10 +64,15 @@ def qa(
     shards: Shards = False,
     dask: Dask = None,
     chunk_docs: ChunkDocs = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     quiet: Quiet = False,
 ) -> None:
     """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff (--html), as
     HTML, Markdown and JSON."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([key, response, bdm], [json_out, md_out, html_out]) or quiet  # before any work
     from ..figures import MEASURES
     from ..workflows.qa import run_qa
 
@@ -80,7 +88,8 @@ def qa(
         key, response, paths=paths, sharded=shards or dask is not None, measures=chosen, classify=split_classify,
         max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
         key_set=key_set, response_set=response_set, types=split(types), features=split(features), beta=beta,
-        pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)))
+        pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)),
+        reader_options=reader_settings(encoding, sep))
     if not quiet:
         from ..report.terminal import print_report
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from .alignment_report import print_muc_table, write_alignment_report
-from .app import AlignmentReport, Format, KeyCorpus, KeySet, Quiet, ResponseSet, app
+from .app import AlignmentReport, Encoding, Format, KeyCorpus, KeySet, Quiet, ResponseSet, Sep, app, reader_settings
 
 RelationAlignment = Literal["strict", "lenient"]
 PartialEntities = Literal["partial", "correct"]
@@ -29,16 +29,24 @@ def relations(
                                                                                          "counts as partial or "
                                                                                          "correct.")] = "partial",
     report: AlignmentReport = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     quiet: Quiet = False,
 ) -> None:
     """ANNALIST relation scoring: entities aligned by offsets, relations strict or lenient, unscored relations."""
+    from ..files import check_outputs
+    from .alignment_report import report_files
+
+    check_outputs([key, response], report_files(report), folders=[report])  # before any work
     from ..annalist.relations import EntityAlignment, score_relations
     from ..annalist.relations_reader import read_relations
     from ..spans.engine import evaluate
 
-    ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, fmt=fmt)
+    ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, fmt=fmt,
+                  reader_options=reader_settings(encoding, sep))
     entities = EntityAlignment.from_rows(ev.diff_rows())
-    result = score_relations(read_relations(key), read_relations(response), entities, alignment=alignment,
+    result = score_relations(read_relations(key, encoding=encoding or "utf-8"),
+                             read_relations(response, encoding=encoding or "utf-8"), entities, alignment=alignment,
                              partial_entities=partial_entities)
     data = {"entities": ev.report(), "relations": result.to_dict()}
     if report is not None:

@@ -12,6 +12,7 @@ from .app import (
     Beta,
     ChunkDocs,
     Dask,
+    Encoding,
     Features,
     Format,
     JsonOut,
@@ -21,10 +22,12 @@ from .app import (
     Quiet,
     ResponseCorpus,
     ResponseSet,
+    Sep,
     Shards,
     Types,
     app,
     bdm_credit,
+    reader_settings,
     split,
 )
 
@@ -55,6 +58,8 @@ def score(
     shards: Shards = False,
     dask: Dask = None,
     chunk_docs: ChunkDocs = None,
+    encoding: Encoding = None,
+    sep: Sep = None,
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document rows in the "
                                                                          "JSON.")] = True,
@@ -62,6 +67,9 @@ def score(
 ) -> None:
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
     with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([key, response, bdm], [json_out]) or quiet  # before any work; JSON on stdout: no table
     from ..report.json import write_json
     from ..spans.engine import evaluate
 
@@ -70,7 +78,8 @@ def score(
         else {}
     settings = dict(key_set=key_set, response_set=response_set, types=split(types), features=split(features),
                     beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
-                    reader_options=options, credit=bdm_credit(bdm, bdm_feature, split(features)))
+                    reader_options={**options, **reader_settings(encoding, sep)},
+                    credit=bdm_credit(bdm, bdm_feature, split(features)))
     if streamed:
         from ..workflows.stream import score_shards
 

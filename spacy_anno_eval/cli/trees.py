@@ -22,6 +22,9 @@ def trees(
 ) -> None:
     """Compare two dependency treebanks: word, node (yields) and sentence level agreement, and the differences.
     The JSON holds UAS, LAS, label accuracy, per relation, node and sentence levels."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([key, response], [json_out, diff_out]) or quiet  # before any work; JSON on stdout: no table
     from ..files import write_text
     from ..report.json import write_json
     from ..trees.dependencies import compare_files

@@ -4,7 +4,9 @@ One row per type: Match (correct), Only key (missing), Only response
 (spurious), Overlap (partial), then P/R/F for each chosen measure; summary
 rows give the micro average (counts added over the corpus) and the macro
 averages over types and over documents. Figures are read from the report
-as they are, never recomputed.
+as they are, never recomputed. User text (labels, ids, set names, annotated
+text) goes to ``rich`` as :class:`rich.text.Text`, never read as markup: a
+label ``[/bold]`` prints as it is.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ def corpus_table(report: dict[str, Any], measures: Sequence[str] = ("strict", "l
                  title: str | None = None) -> Any:
     """A ``rich.table.Table`` of the per-type, micro and macro figures (percentages)."""
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title, show_lines=False, header_style="bold")
+    table = Table(title=None if title is None else Text(title), show_lines=False, header_style="bold")
     table.add_column("Type", style="bold", no_wrap=True)
     for name, _ in COUNT_COLUMNS:
         table.add_column(name, justify="right")
@@ -34,7 +37,7 @@ def corpus_table(report: dict[str, Any], measures: Sequence[str] = ("strict", "l
             table.add_column(f"{k} {m}", justify="right")
     for label, entry in sorted(report["per_type"].items()):
         counts = entry["counts"]
-        table.add_row(label, *(str(counts[c]) for _, c in COUNT_COLUMNS), *_cells(entry, measures))
+        table.add_row(Text(str(label)), *(str(counts[c]) for _, c in COUNT_COLUMNS), *_cells(entry, measures))
     table.add_section()
     counts = report["counts"]
     table.add_row("micro", *(str(counts[c]) for _, c in COUNT_COLUMNS), *_cells(report["micro"], measures),
@@ -85,7 +88,7 @@ def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = 
     non-coextensive annotations with their text (as :func:`spacy_anno_eval.workflows.benchmark.compare.below_threshold`
     lists them)."""
     from rich.console import Console
-    from rich.markup import escape
+    from rich.text import Text
 
     console = console or Console()
     if not low:
@@ -93,7 +96,7 @@ def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = 
         return
     for label, entry in sorted(low.items()):
         figures = ", ".join(f"{k} {100 * v:.2f}" for k, v in entry["figures"].items())
-        console.print(f"[bold]{escape(label)}[/bold] below {threshold:g}: {escape(figures)}")
+        console.print(Text.assemble((str(label), "bold"), f" below {threshold:g}: {figures}"))
         rows = entry["annotations"]
         for row in rows[:max_rows]:
             sides = []
@@ -101,6 +104,6 @@ def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = 
                 s = row[side]
                 if s is not None:
                     sides.append(f"{side} {s['label']} [{s['start']}, {s['end']}) {s.get('text', '')!r}")
-            console.print(f"  {escape(row['doc_id'])}  {row['status']:<9} {escape(' | '.join(sides))}")
+            console.print(Text(f"  {row['doc_id']}  {row['status']:<9} {' | '.join(sides)}"))
         if len(rows) > max_rows:
             console.print(f"  ... and {len(rows) - max_rows} more")

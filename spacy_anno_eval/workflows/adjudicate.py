@@ -264,6 +264,15 @@ def _words(text: str, starts: set[int], ends: set[int]) -> tuple[list[str], list
     return words, spaces
 
 
+def check_target(target: Any) -> str:
+    """The name of the span group the gold goes to, checked: one that the selector ``spans:<target>`` reads
+    back everywhere (not empty, no spaces around it, no ``;``, which separates the selectors of ``--sets``)."""
+    if not isinstance(target, str) or not target.strip() or target != target.strip() or ";" in target:
+        raise ConfigError(f"--target {target!r}: the gold's span group needs a name that a selector can read "
+                          f"back as spans:NAME (not empty, no spaces around it, no ';'), such as --target gold")
+    return target
+
+
 def to_docs(evaluation: Any, accepted: Sequence[Sequence[Mapping[str, Any]]], target: str = "gold",
             vocab: Any = None, *, ents: bool = True) -> list[Any]:
     """spaCy Docs holding the accepted annotations, one per document of ``evaluation``.
@@ -284,6 +293,7 @@ def to_docs(evaluation: Any, accepted: Sequence[Sequence[Mapping[str, Any]]], ta
     from spacy.tokens import Doc
     from spacy.vocab import Vocab
 
+    check_target(target)
     if evaluation.texts is None:
         raise ConfigError("this evaluation keeps no texts (it was merged from shards); build the Docs from an "
                          "evaluation made by evaluate()")
@@ -363,8 +373,9 @@ def _unresolved(evaluation: Any, result: _Result, accept_agreed: bool) -> int:
 def adjudicate_files(key_path: str | os.PathLike, response_path: str | os.PathLike, out_path: str | os.PathLike,
                      choices_path: str | os.PathLike | None = None, key_set: str = "ents",
                      response_set: str | None = None, target: str = "gold", fmt: str = "auto",
-                     accept_agreed: bool = True) -> dict[str, Any]:
-    """Adjudicate two annotation files into a gold DocBin at ``out_path``.
+                     accept_agreed: bool = True, reader_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Adjudicate two annotation files into a gold DocBin at ``out_path`` (``reader_options``, such as
+    ``encoding`` or ``sep``, go to the file readers).
 
     Reads and aligns ``key_path`` and ``response_path`` (any format
     :func:`spacy_anno_eval.io.read_corpus` reads; ``key_set`` /
@@ -384,9 +395,10 @@ def adjudicate_files(key_path: str | os.PathLike, response_path: str | os.PathLi
     """
     from ..spans.engine import evaluate
 
+    check_target(target)  # before any work
     choices = read_choices(choices_path) if choices_path is not None else None
     evaluation = evaluate(os.fspath(key_path), os.fspath(response_path), key_set=key_set,
-                          response_set=response_set, fmt=fmt)
+                          response_set=response_set, fmt=fmt, reader_options=reader_options)
     result = _adjudicate(evaluation, choices, accept_agreed)
     docs = to_docs(evaluation, result.accepted, target=target)
     out = write_docbin(docs, out_path)

@@ -145,10 +145,15 @@ def test_a_bad_setting_exits_2_with_one_line(args: list[str], hint: str) -> None
     assert line.startswith("anno-eval: error: ") and hint in line
 
 
-def test_a_choice_is_case_insensitive_where_the_reader_is() -> None:
-    """--scheme takes bio as the CoNLL reader does (BIO is IOB2); the JSON demo has no tags, so the run is clean."""
-    result = runner.invoke(app, ["score", DEMO_KEY, DEMO_KEY, "--scheme", "bio", "-q"])
+def test_a_choice_is_case_insensitive_where_the_reader_is(tmp_path) -> None:
+    """--scheme takes bio as the CoNLL reader does (BIO is IOB2); a reader that takes no --scheme (JSONL)
+    refuses it (names are checked: DESIGN.md, Contracts)."""
+    conll = tmp_path / "k.conll"
+    conll.write_text("Ada B-PER\nwrote O\n", encoding="utf8")
+    result = runner.invoke(app, ["score", str(conll), str(conll), "--scheme", "bio", "-q"])
     assert result.exit_code == 0, result.output
+    refused = runner.invoke(app, ["score", DEMO_KEY, DEMO_KEY, "--scheme", "bio", "-q"])
+    assert refused.exit_code == 2 and "the jsonl reader takes no option 'scheme'" in refused.stderr
 
 
 def test_no_arguments_prints_the_help() -> None:

@@ -10,6 +10,11 @@
   of brat ``.ann`` files, DocBin files, or one JSONL / CoNLL file.
 - ``processed/``: one folder per stored baseline (:mod:`.store`).
 
+``clean/`` and ``marked/`` each hold one corpus: a ``marked/`` with two
+(``gold.jsonl`` beside ``gold.spacy``) is refused, naming both files, and so
+is a hidden file of texts or annotations (``.d1.txt``), which one side's
+reader would take and the other's not (:func:`visible_files`).
+
 The *corpus hash* identifies the texts, not their file names or order: the
 SHA-256 of the sorted SHA-256 digests of the document texts. A baseline made
 from ``clean/`` and the gold in ``marked/`` must have the same hash, or their
@@ -31,6 +36,9 @@ from ...errors import InputError
 
 CLEAN, MARKED, PROCESSED = "clean", "marked", "processed"
 TEXT_SUFFIXES = (".txt",)
+#: the suffixes of annotated corpora the readers know (a .txt goes with a brat .ann, or is a text of clean/)
+CORPUS_SUFFIXES = frozenset((".spacy", ".jsonl", ".json", ".ann", ".conll", ".conllu", ".iob", ".iob1", ".iob2",
+                             ".bio", ".bioes", ".bilou", ".tsv", ".annotated"))
 
 
 @dataclass(frozen=True)
@@ -70,11 +78,16 @@ class BenchmarkDir:
         folder = self.marked
         if not folder.is_dir():
             raise InputError(f"{folder}: missing; put the gold annotations there")
-        if any(folder.glob("*.ann")):
-            return folder, "brat"
-        if any(folder.glob("*.spacy")):
-            return folder, "docbin"
-        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        files = visible_files(folder)
+        for kind, own in (("brat", (".ann", ".txt")), ("docbin", (".spacy",))):
+            mine = [p for p in files if p.suffix.lower() == own[0]]
+            other = [p for p in files if p.suffix.lower() in CORPUS_SUFFIXES and p.suffix.lower() not in own]
+            if mine and other:
+                raise InputError(f"{folder}: holds both {mine[0].name} and {other[0].name}, two gold corpora; "
+                                 f"marked/ holds one: brat .ann files, DocBin .spacy files, or exactly one "
+                                 f"JSONL/CoNLL file; move the other out")
+            if mine:
+                return folder, kind
         if len(files) == 1:
             return files[0], "auto"
         names = ", ".join(p.name for p in files[:5]) or "nothing"
@@ -151,7 +164,7 @@ def _clean_files(folder: Path) -> tuple[str, list[Path]]:
     if folder.is_file():
         files = [folder]
     elif folder.is_dir():
-        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        files = visible_files(folder)
     else:
         raise InputError(f"{folder}: missing; put the texts to annotate there")
     docbins = [p for p in files if p.suffix == ".spacy"]
@@ -165,6 +178,24 @@ def _clean_files(folder: Path) -> tuple[str, list[Path]]:
     if jsonl and len(jsonl) > 1:
         raise InputError(f"{folder}: {len(jsonl)} JSONL files; put the texts in one")
     return ("docbin", docbins) if docbins else ("txt", texts) if texts else ("jsonl", jsonl)
+
+
+def visible_files(folder: Path) -> list[Path]:
+    """The files of ``folder`` (sorted) that clean/ and marked/ read. A hidden file holding texts or
+    annotations by its suffix (``.d1.txt``, macOS's ``._d1.txt``) is refused, naming it: the readers of
+    marked/ would take it and clean/ would not, and the texts would then differ. Other hidden files
+    (``.DS_Store``, ``.gitkeep``) are left out."""
+    files = []
+    for p in sorted(folder.iterdir()):
+        if not p.is_file():
+            continue
+        if p.name.startswith("."):
+            if p.suffix.lower() in CORPUS_SUFFIXES or p.suffix.lower() in TEXT_SUFFIXES:
+                raise InputError(f"{p}: a hidden file of texts or annotations; the benchmark reads no hidden "
+                                 f"file: rename it without the leading dot, or move it out of {folder.name}/")
+            continue
+        files.append(p)
+    return files
 
 
 def _read_text(path: Path) -> str:
