@@ -4,7 +4,8 @@ The stable Python API (listed in the README, "Python API"): every name below
 is importable from ``spacy_anno_eval``; each family package (``agreement``,
 ``gamma``, ``annalist``, ``noisy``, ``trees``, ``bdm``, ``workflows``) exports
 its own. Imports are lazy (:mod:`.lazy`) so that spaCy's entry-point loading
-stays light.
+stays light. γ is ``spacy_anno_eval.gamma.gamma``: the name ``gamma`` here is
+the subpackage (Python binds a subpackage to its name once it is imported).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ _EXPORTS = {
     "krippendorff_alpha": "agreement.reliability",
     "pairwise_f": "agreement.iaa",
     "pairwise_kappa": "agreement.iaa",
-    "gamma": "gamma.measure",
     # the hard cases
     "align_mentions": "annalist.align",
     "score_relations": "annalist.relations",

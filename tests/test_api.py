@@ -26,13 +26,22 @@ def readme_api() -> dict[str, list[str]]:
 def test_every_name_the_readme_lists_imports_and_nothing_more_is_promised():
     api = readme_api()
     assert len(api) >= 6 and sum(map(len, api.values())) >= 30
-    top = [n for door, names in api.items() if "spacy_anno_eval.bdm" not in door for n in names]
+    top = [n for door, names in api.items() if "(`spacy_anno_eval." not in door for n in names]
     for name in top:
         assert getattr(spacy_anno_eval, name) is not None, name
     assert sorted(top) == sorted(n for n in spacy_anno_eval.__all__ if n != "__version__")
-    bdm = importlib.import_module("spacy_anno_eval.bdm")
-    for name in api["BDM (`spacy_anno_eval.bdm`)"]:
-        assert getattr(bdm, name) is not None, name
+    for door, names in api.items():
+        if "(`spacy_anno_eval." in door:
+            family = importlib.import_module(door.split("`")[1])
+            for name in names:
+                assert getattr(family, name) is not None, (door, name)
+
+
+def test_gamma_is_the_subpackage_and_its_function_is_inside():
+    import spacy_anno_eval.gamma
+
+    assert spacy_anno_eval.gamma.__name__ == "spacy_anno_eval.gamma"
+    assert callable(spacy_anno_eval.gamma.gamma)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -55,3 +64,16 @@ def test_importing_a_package_loads_neither_numpy_nor_spacy(module):
     code = f"import sys, {module}; print(sorted(m for m in ('numpy', 'spacy', 'scipy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", f"import {module} loaded {out.strip()}"
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: spacy_anno_eval.agreement_summary(None), "data must be annotators x units"),
+    (lambda: spacy_anno_eval.agreement_summary("abc"), "data must be annotators x units"),
+    (lambda: spacy_anno_eval.evaluate_files(None, None), "gold_path must be a file path"),
+    (lambda: spacy_anno_eval.compare_files(None, "x.conllu"), "key_path must be a file path"),
+    (lambda: spacy_anno_eval.evaluate(None, None), "."),
+    (lambda: spacy_anno_eval.evaluate("a.jsonl", "b.jsonl", beta="1"), "beta"),
+])
+def test_a_wrong_argument_is_a_config_error_saying_what_was_given(call, message):
+    with pytest.raises(spacy_anno_eval.ConfigError, match=message):
+        call()
