@@ -403,3 +403,14 @@ def test_bdm_that_is_not_utf8_names_the_file_and_line(tmp_path, content):
     with pytest.raises(InputError, match="line 2: not UTF-8 text"):
         load_concept_scores(bdm)
     refused(run("bdm", bdm, "--out", tmp_path / "o.txt"), "line 2: not UTF-8 text")
+
+
+@pytest.mark.parametrize("penalty", ["inf", "nan"])
+def test_align_refuses_a_gap_penalty_that_is_not_finite(penalty):
+    from spacy_anno_eval.annalist.align import Settings
+
+    line = refused(run("align", KEY, KEY, "--level", "order", "--algorithm", "dp", "--gap-penalty", penalty, "-q"),
+                   "--gap-penalty")
+    assert penalty in line
+    with pytest.raises(ConfigError, match="gap_penalty"):
+        Settings(gap_penalty=float(penalty))

@@ -125,6 +125,19 @@ class Settings:
     merge: tuple[str, str] = (PARTIAL, "missing")
     anchor_text: bool = False
 
+    def __post_init__(self) -> None:
+        import math
+
+        from ..errors import ConfigError
+
+        gap = self.gap_penalty
+        if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not math.isfinite(gap) or gap < 0:
+            raise ConfigError(f"gap_penalty (--gap-penalty) must be a finite number >= 0, got {gap!r}")
+        bad = {k: v for k, v in self.scores.items() if isinstance(v, bool) or not isinstance(v, (int, float))
+               or not math.isfinite(v)}
+        if bad:
+            raise ConfigError(f"alignment scores must be finite numbers, got {bad}")
+
 
 def parse_policy(text: str, rest_values: Sequence[str], what: str) -> tuple[str, str]:
     """``"first-partial-rest-spurious"`` -> ("partial", "spurious")."""
