@@ -40,7 +40,7 @@ from typing import Any, BinaryIO
 from .errors import ConfigError, InputError
 
 
-def _umask() -> int:
+def umask() -> int:
     """The process's file-creation mask, read from /proc where possible (which changes nothing)."""
     try:
         with open("/proc/self/status", encoding="ascii") as f:
@@ -207,7 +207,7 @@ def _mode_of(target: Path) -> tuple[int, tuple[int, int] | None]:
     try:
         st = os.stat(target)
     except OSError:
-        return 0o666 & ~_umask(), None
+        return 0o666 & ~umask(), None
     owner = (st.st_uid, st.st_gid)
     if not hasattr(os, "chown") or owner == (os.geteuid(), os.getegid()):
         return stat.S_IMODE(st.st_mode) & 0o777, None

@@ -18,7 +18,7 @@ def test_write_creates_parents_and_ordinary_permissions(tmp_path: Path) -> None:
     path = files.write_text(tmp_path / "a" / "b" / "report.md", "héllo\n")
     assert path.read_text(encoding="utf8") == "héllo\n"
     mode = stat.S_IMODE(os.stat(path).st_mode)
-    assert mode == 0o666 & ~files._umask()
+    assert mode == 0o666 & ~files.umask()
     assert mode & 0o044  # readable by group and others under the usual umask 022
     assert [p.name for p in path.parent.iterdir()] == ["report.md"]
 

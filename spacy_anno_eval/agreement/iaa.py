@@ -173,15 +173,13 @@ class _SeenNames:
         self.found_features: list[list[str] | None] = []
 
     def add(self, part: Any) -> None:
-        from ..spans.engine import carried_features, present_labels
+        from ..spans.engine import names_in
 
         if self.sets is not None:
             self.sets = None if part.found_sets is None else self.sets | set(part.found_sets)
-        for s in self.selectors:
-            table = part.sets.get(s)
-            if table is not None:
-                self.labels |= present_labels(table)
-                self.carried |= carried_features(table)
+        labels, carried = names_in(part, self.selectors)
+        self.labels |= labels
+        self.carried |= carried
         if part.found_features not in self.found_features:
             self.found_features.append(part.found_features)
 

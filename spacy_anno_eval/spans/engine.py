@@ -157,6 +157,19 @@ def carried_features(table: SpanTable) -> set[str]:
     return {name for row in table.features for name in row} if table.features is not None else set()
 
 
+def names_in(corpus: Corpus, selectors: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The labels some annotation of ``corpus``'s ``selectors`` has, and the features some annotation carries
+    (what a name check lists; sets the corpus does not hold are skipped)."""
+    labels: set[str] = set()
+    carried: set[str] = set()
+    for selector in selectors:
+        table = corpus.sets.get(selector)
+        if table is not None:
+            labels |= present_labels(table)
+            carried |= carried_features(table)
+    return labels, carried
+
+
 def _sides(kc: Corpus, rc: Corpus, key_set: str, response_set: str) -> str:
     """``key.jsonl (ents) and response.jsonl (ents)``: the two sides of a comparison, for messages."""
     key = f"{kc.source or 'the key'} ({key_set})"

@@ -88,15 +88,14 @@ class SeenNames:
 
     @classmethod
     def of(cls, kc: Any, rc: Any, key_set: str, response_set: str) -> SeenNames:
-        from ..spans.engine import carried_features, present_labels
+        from ..spans.engine import names_in
 
         names = cls(None if kc.found_sets is None else set(kc.found_sets),
                     None if rc.found_sets is None else set(rc.found_sets), parts=bool(kc.part or rc.part))
         for corpus, selector in ((kc, key_set), (rc, response_set)):
-            table = corpus.sets.get(selector)
-            if table is not None:
-                names.labels |= present_labels(table)
-                names.carried |= carried_features(table)
+            labels, carried = names_in(corpus, [selector])
+            names.labels |= labels
+            names.carried |= carried
             if corpus.found_features not in names.found_features:
                 names.found_features.append(corpus.found_features)
         return names

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError, InputError
+from ...files import umask
 from .layout import BenchmarkDir, CleanCorpus, CleanDocument, corpus_hash
 
 MANIFEST = "manifest.json"
@@ -164,20 +165,6 @@ def _next_free(processed: Path, name: str) -> str:
     return f"{name}@{k}"
 
 
-def _umask() -> int:
-    """The process's file-creation mask, read from /proc where possible (which changes nothing)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _flock(fd: int, blocking: bool = True) -> bool:
     """An exclusive ``flock`` on ``fd``; ``False`` when ``blocking`` is off and someone else holds it."""
     if fcntl is None:  # pragma: no cover
@@ -261,7 +248,7 @@ def _clean_leftovers(bench: BenchmarkDir) -> list[Baseline]:
 def _new_temp(processed: Path, name: str) -> tuple[Path, int]:
     """A temporary folder for a store of ``name`` with normal permissions, and the fd holding its lock."""
     tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{name}-", dir=processed))
-    os.chmod(tmp, 0o777 & ~_umask())
+    os.chmod(tmp, 0o777 & ~umask())
     fd = os.open(tmp, os.O_RDONLY)
     _flock(fd, blocking=False)  # new, so free; taken under the store lock, so no cleaner sees it unlocked
     return tmp, fd
