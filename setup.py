@@ -43,7 +43,6 @@ setup(
         "numpy>=1.24",
         "scipy>=1.10",
         "edlib>=1.3",
-        "scikit-learn>=1.3",
         "typer>=0.9",
         "rich>=13",
         "tqdm>=4.38",  # progress bars (spaCy needs it too)

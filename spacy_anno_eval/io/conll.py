@@ -22,6 +22,10 @@ document has no id, or ids repeat, every id is positional (``"0"``, ``"1"``...).
 
 Text: the tokens of a sentence joined by one space, the sentences of a
 document joined by ``"\\n"``; an entity's character offsets follow from that.
+The corpus keeps its tokens (:attr:`Corpus.tokens`), so that a response that
+re-spells some of the key's tokens, with the same sentences and token counts,
+is paired with the key by position as conlleval does, with a warning
+(:mod:`spacy_anno_eval.spans.by_position`).
 
 Selectors: ``ents`` (and ``spans``, ``spans:<NAME>``) read the tags of
 column ``column``; ``column:N`` reads column ``N`` (negative counts from the
@@ -61,7 +65,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..annotations.table import INDEX, Corpus, SpanTable, one_layer_selectors
+from ..annotations.table import INDEX, Corpus, SpanTable, Tokens, one_layer_selectors
 from ..errors import InputError, where
 
 DOCSTART = "-DOCSTART-"
@@ -597,8 +601,10 @@ def _corpus(text: str, source: str, settings: _Settings, first_line: int,
     doc_ids = document_ids(found, source, warn=warn, stacklevel=4)
     sets = {sel: tables[c] for sel, c in settings.by_selector.items()}
     given: list[str | None] = list(doc_ids) if doc_ids == found else [None] * len(doc_ids)
+    tokens = Tokens(np.append(layout.doc_first_tok, len(parsed.tokens)).astype(INDEX), layout.sent_first,
+                    layout.tok_start, layout.tok_end, np.asarray(parsed.lines, dtype=INDEX))
     return Corpus(doc_ids, layout.texts(parsed.tokens), sets, source, text_lengths=layout.doc_lengths,
-                  given_ids=given, found_features=[]), found
+                  given_ids=given, found_features=[], tokens=tokens), found
 
 
 class _Layout:

@@ -7,6 +7,16 @@ alignment of the two texts), :mod:`~.match` (nerval's matching, MUC classes)
 and :mod:`~.evaluate` (figures; files and spaCy Docs). The spaCy scorer is
 :mod:`spacy_anno_eval.pipeline.noisy_scorer`.
 
+The threshold's boundary: nerval's README and paper say an entity is
+recognised when edit distance / gold entity length is "< 0.3", while the code
+of nerval 0.3.3 (``nerval.evaluate.match``) tests ``<= threshold``. We follow
+the code by default (``boundary="inclusive"``), so that our figures are
+nerval's; ``boundary="exclusive"`` gives the README's strict ``<``
+(``anno-eval noisy --boundary exclusive``; ``boundary`` in
+:func:`~.evaluate.evaluate_files`, :func:`~.evaluate.evaluate_docs` and the
+scorer's config). They differ only for an entity exactly at the threshold,
+such as 3 edits in 10 characters at 0.30.
+
 Imports are lazy: naming this package imports no numpy.
 """
 
@@ -16,7 +26,7 @@ from ..lazy import lazy_exports
 
 _LAZY = {
     "ALL": "settings", "DEFAULT_MAX_ALIGNMENT_CHARS": "settings", "DEFAULT_THRESHOLD": "settings",
-    "check_threshold": "settings",
+    "check_threshold": "settings", "DEFAULT_BOUNDARY": "settings", "check_boundary": "settings",
     "CharTags": "tags", "char_tags_from_spans": "tags",
     "parse_bio": "reader", "read_bio": "reader",
     "NoisyAlignment": "align", "align_char_tags": "align", "levenshtein": "align",

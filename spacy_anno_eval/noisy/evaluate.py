@@ -147,7 +147,14 @@ from ..figures import check_zero_division, fbeta, ratio, warn_zero_division
 from .align import NoisyAlignment, align_char_tags
 from .match import EntityMatch, match_entities, spurious
 from .reader import read_bio
-from .settings import ALL, DEFAULT_MAX_ALIGNMENT_CHARS, DEFAULT_THRESHOLD, check_threshold
+from .settings import (
+    ALL,
+    DEFAULT_BOUNDARY,
+    DEFAULT_MAX_ALIGNMENT_CHARS,
+    DEFAULT_THRESHOLD,
+    check_boundary,
+    check_threshold,
+)
 from .tags import CharTags, char_tags_from_spans
 
 MUC_CLASSES = ("COR", "PAR", "INC", "MIS", "SPU")
@@ -164,10 +171,10 @@ class PairResult:
 
 
 def evaluate_pair(gold: CharTags, pred: CharTags, threshold: float = DEFAULT_THRESHOLD, doc: int = 0,
-                  source: str | None = None) -> PairResult:
+                  source: str | None = None, boundary: str = DEFAULT_BOUNDARY) -> PairResult:
     """Align, match and count one document pair."""
     al = align_char_tags(gold, pred, source)
-    rows, matched = match_entities(al, threshold, doc)
+    rows, matched = match_entities(al, threshold, doc, boundary)
     spu = spurious(al)
     return PairResult(al, rows, matched, {al.labels[t]: int(c) for t, c in enumerate(spu.tolist()) if t and c})
 
@@ -199,7 +206,7 @@ def _figures(predicted: dict[str, int], matched: dict[str, int], support: dict[s
 
 
 def _combine(pairs: Sequence[PairResult], threshold: float, max_alignment_chars: int,
-             zero_division: float) -> dict[str, Any]:
+             zero_division: float, boundary: str = DEFAULT_BOUNDARY) -> dict[str, Any]:
     """The result of several document pairs: counts summed, then the figures; warns once for undefined ratios."""
     support: dict[str, int] = {}
     predicted: dict[str, int] = {}
@@ -222,6 +229,7 @@ def _combine(pairs: Sequence[PairResult], threshold: float, max_alignment_chars:
     warn_zero_division(undefined, zero_division, stacklevel=3)
     return {
         "threshold": threshold,
+        "boundary": boundary,
         "zero_division": zero_division,
         "all": overall,
         "per_type": per_type,
@@ -260,10 +268,12 @@ def _muc(rows: list[EntityMatch], spurious: dict[str, int], zero_division: float
 
 def evaluate_files(gold_path: str | Path, pred_path: str | Path, threshold: float = DEFAULT_THRESHOLD, *,
                    max_alignment_chars: int = DEFAULT_MAX_ALIGNMENT_CHARS,
-                   zero_division: float = 0.0) -> dict[str, Any]:
+                   zero_division: float = 0.0, boundary: str = DEFAULT_BOUNDARY) -> dict[str, Any]:
     """Evaluate a predicted BIO/BIOES file against a gold one, as ``nerval -a gold -p pred -t threshold``.
 
-    Returns a JSON-ready dict: ``threshold``, ``all`` and ``per_type``
+    ``boundary``: ``"inclusive"`` (an entity matches when edit distance / gold length <= threshold, as
+    nerval 0.3.3's code; the default) or ``"exclusive"`` (< threshold, as nerval's README says).
+    Returns a JSON-ready dict: ``threshold``, ``boundary``, ``all`` and ``per_type``
     (``p``, ``r``, ``f``, ``predicted``, ``matched``, ``support``; a ratio
     with a zero denominator is ``zero_division``, a count of a type absent
     from one side None as nerval prints it), ``zero_division``, ``entities``,
@@ -274,11 +284,12 @@ def evaluate_files(gold_path: str | Path, pred_path: str | Path, threshold: floa
 
     gold_path, pred_path = check_path(gold_path, "gold_path"), check_path(pred_path, "pred_path")
     threshold = check_threshold(threshold)
+    boundary = check_boundary(boundary)
     zero_division = check_zero_division(zero_division)
     gold = read_bio(gold_path)
     pred = read_bio(pred_path)
-    pair = evaluate_pair(gold, pred, threshold, source=f"{gold_path} / {pred_path}")
-    return _combine([pair], threshold, max_alignment_chars, zero_division)
+    pair = evaluate_pair(gold, pred, threshold, source=f"{gold_path} / {pred_path}", boundary=boundary)
+    return _combine([pair], threshold, max_alignment_chars, zero_division, boundary)
 
 
 def _doc_spans(doc: Any, selector: str) -> list[tuple[int, int, str]]:
@@ -292,8 +303,9 @@ def _doc_spans(doc: Any, selector: str) -> list[tuple[int, int, str]]:
 def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, threshold: float = DEFAULT_THRESHOLD,
                   key_set: str = "ents", response_set: str | None = None,
                   max_alignment_chars: int = DEFAULT_MAX_ALIGNMENT_CHARS,
-                  zero_division: float = 0.0) -> dict[str, Any]:
-    """Evaluate predicted spaCy Docs against gold Docs whose texts may differ.
+                  zero_division: float = 0.0, boundary: str = DEFAULT_BOUNDARY) -> dict[str, Any]:
+    """Evaluate predicted spaCy Docs against gold Docs whose texts may differ (``boundary``: as
+    :func:`evaluate_files`).
 
     ``key_set`` / ``response_set`` select the spans (``ents`` or
     ``spans:<key>``; the response set defaults to the key set). Each pair is
@@ -302,6 +314,7 @@ def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, thresho
     and the pair's index in each entity row's ``doc``.
     """
     threshold = check_threshold(threshold)
+    boundary = check_boundary(boundary)
     zero_division = check_zero_division(zero_division)
     response_set = response_set or key_set
     gold_docs, pred_docs = list(gold_docs), list(pred_docs)
@@ -312,8 +325,8 @@ def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, thresho
     for d, (g, p) in enumerate(zip(gold_docs, pred_docs, strict=True)):
         gold = char_tags_from_spans(g.text, _doc_spans(g, key_set), f"gold doc {d} ({key_set})")
         pred = char_tags_from_spans(p.text, _doc_spans(p, response_set), f"predicted doc {d} ({response_set})")
-        pairs.append(evaluate_pair(gold, pred, threshold, d, f"doc {d}"))
-    return _combine(pairs, threshold, max_alignment_chars, zero_division)
+        pairs.append(evaluate_pair(gold, pred, threshold, d, f"doc {d}", boundary))
+    return _combine(pairs, threshold, max_alignment_chars, zero_division, boundary)
 
 
 __all__ = ["MUC_CLASSES", "PairResult", "evaluate_docs", "evaluate_files", "evaluate_pair"]

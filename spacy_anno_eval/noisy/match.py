@@ -4,7 +4,8 @@ Step 3 of noisy-text NER evaluation (see :mod:`spacy_anno_eval.noisy.evaluate`):
 for each gold entity, the predicted characters of the same type over its
 aligned span (extended to the beginning of that predicted entity and over its
 continuation) form the predicted entity; it is matched when
-``levenshtein(gold, pred) / len(gold) <= threshold`` and neither text is
+``levenshtein(gold, pred) / len(gold) <= threshold`` (``<`` with
+``boundary="exclusive"``; see :mod:`spacy_anno_eval.noisy`) and neither text is
 empty. Each predicted character is used by at most one continuation. Every
 row also gets its MUC class (Chinchor 1992): COR, PAR, INC or MIS;
 :func:`spurious` counts the predicted entities that touch no gold entity (SPU).
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .align import NoisyAlignment, levenshtein
-from .settings import ALL, DEFAULT_THRESHOLD
+from .settings import ALL, DEFAULT_BOUNDARY, DEFAULT_THRESHOLD, passes
 
 
 @dataclass
@@ -74,9 +75,10 @@ def _further(index: int, tag: int, types: list[int], begins: list[bool], n: int)
 
 
 def match_entities(al: NoisyAlignment, threshold: float = DEFAULT_THRESHOLD,
-                   doc: int = 0) -> tuple[list[EntityMatch], dict[str, int]]:
+                   doc: int = 0, boundary: str = DEFAULT_BOUNDARY) -> tuple[list[EntityMatch], dict[str, int]]:
     """Score every gold entity against the aligned prediction, as nerval's ``compute_matches``.
 
+    ``boundary``: ``"inclusive"`` (ratio <= threshold, nerval 0.3.3) or ``"exclusive"`` (ratio < threshold).
     Returns the rows (one per scored gold entity, in text order) and the
     matched count per type, with ``ALL`` (which includes nerval's type-``O``
     artefacts).
@@ -139,7 +141,7 @@ def match_entities(al: NoisyAlignment, threshold: float = DEFAULT_THRESHOLD,
             gold_text = "".join([gold_chars[k] for k in ref])
             pred_text = "".join([pred_chars[k] for k in comp])
             distance = levenshtein(gold_text, pred_text)
-            ok = bool(gold_text) and bool(pred_text) and distance / len(gold_text) <= threshold
+            ok = bool(gold_text) and bool(pred_text) and passes(distance / len(gold_text), threshold, boundary)
             if ok:
                 matched[last] += 1
                 n_all += 1

@@ -21,6 +21,31 @@ GAP = "-"
 DEFAULT_THRESHOLD = 0.30
 #: aligned strings longer than this are left out of the result (``alignment`` is None for that document)
 DEFAULT_MAX_ALIGNMENT_CHARS = 2000
+#: how a ratio equal to the threshold counts: "inclusive" (``<=``, nerval 0.3.3's code) or "exclusive"
+#: (``<``, the "< 0.3" of nerval's README and paper)
+BOUNDARIES = ("inclusive", "exclusive")
+DEFAULT_BOUNDARY = "inclusive"
+
+
+def check_boundary(boundary: Any) -> str:
+    """Validate the threshold boundary: ``"inclusive"`` (ratio <= threshold) or ``"exclusive"`` (ratio < threshold).
+
+    >>> check_boundary("exclusive")
+    'exclusive'
+    """
+    if boundary not in BOUNDARIES:
+        raise ConfigError(f"boundary must be 'inclusive' (edit distance / gold length <= threshold, as nerval "
+                          f"0.3.3's code) or 'exclusive' (< threshold, as nerval's README), got {boundary!r}")
+    return str(boundary)
+
+
+def passes(ratio: float, threshold: float, boundary: str = DEFAULT_BOUNDARY) -> bool:
+    """Whether an edit distance / gold length ``ratio`` is within ``threshold`` under ``boundary``.
+
+    >>> passes(0.3, 0.3), passes(0.3, 0.3, "exclusive")
+    (True, False)
+    """
+    return ratio <= threshold if boundary == "inclusive" else ratio < threshold
 
 
 def check_threshold(threshold: Any) -> float:
@@ -39,4 +64,5 @@ def check_threshold(threshold: Any) -> float:
     return value
 
 
-__all__ = ["ALL", "DEFAULT_MAX_ALIGNMENT_CHARS", "DEFAULT_THRESHOLD", "GAP", "OUTSIDE", "check_threshold"]
+__all__ = ["ALL", "BOUNDARIES", "DEFAULT_BOUNDARY", "DEFAULT_MAX_ALIGNMENT_CHARS", "DEFAULT_THRESHOLD", "GAP",
+           "OUTSIDE", "check_boundary", "check_threshold", "passes"]

@@ -5,6 +5,7 @@ Registered through the ``spacy_scorers`` entry point::
     [components.ner.scorer]
     @scorers = "spacy_anno_eval.noisy_spans_scorer.v1"
     threshold = 0.30        # edit distance / gold entity length of a match (nerval's default)
+    boundary = "inclusive"  # <= threshold as nerval 0.3.3's code; "exclusive": < as nerval's README
     spans_key = null        # null: doc.ents; else doc.spans[key]
     prefix = null           # default noisy_ents or noisy_spans_<key>
 
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..errors import ConfigError
-from ..noisy.settings import DEFAULT_THRESHOLD, check_threshold
+from ..noisy.settings import DEFAULT_BOUNDARY, DEFAULT_THRESHOLD, check_boundary, check_threshold
 
 
 def _prefix(key_set: str) -> str:
@@ -39,13 +40,15 @@ def _prefix(key_set: str) -> str:
 
 
 def score_noisy_examples(examples: Iterable[Any], threshold: float = DEFAULT_THRESHOLD, *, key_set: str = "ents",
-                         response_set: str | None = None, prefix: str | None = None) -> dict[str, Any]:
+                         response_set: str | None = None, prefix: str | None = None,
+                         boundary: str = DEFAULT_BOUNDARY) -> dict[str, Any]:
     """Score spaCy ``Example`` objects whose reference and predicted texts may differ (keys: see the module)."""
     from ..noisy.evaluate import evaluate_docs
 
     examples = list(examples)
     res = evaluate_docs([eg.reference for eg in examples], [eg.predicted for eg in examples],
-                        threshold=threshold, key_set=key_set, response_set=response_set, max_alignment_chars=0)
+                        threshold=threshold, key_set=key_set, response_set=response_set, max_alignment_chars=0,
+                        boundary=boundary)
     prefix = prefix or _prefix(key_set)
     out: dict[str, Any] = {f"{prefix}_{k}": float(res["all"][k]) for k in ("p", "r", "f")}
     out[f"{prefix}_per_type"] = {
@@ -57,21 +60,24 @@ def score_noisy_examples(examples: Iterable[Any], threshold: float = DEFAULT_THR
 
 
 def make_noisy_spans_scorer(threshold: float = DEFAULT_THRESHOLD, spans_key: str | None = None,
-                            prefix: str | None = None) -> Callable[..., dict[str, Any]]:
+                            prefix: str | None = None,
+                            boundary: str = DEFAULT_BOUNDARY) -> Callable[..., dict[str, Any]]:
     """Build the scorer registered as ``spacy_anno_eval.noisy_spans_scorer.v1``.
 
     threshold (float): an entity is recognised when edit distance / gold length <= threshold (nerval: 0.30).
     spans_key (str | None): ``doc.spans`` key to score; None scores ``doc.ents``.
     prefix (str | None): key prefix; default ``noisy_ents`` or ``noisy_spans_<key>``.
+    boundary (str): "inclusive" (<= threshold, nerval 0.3.3's code) or "exclusive" (<, nerval's README).
     """
     threshold = check_threshold(threshold)
+    boundary = check_boundary(boundary)
     if spans_key is not None and (not isinstance(spans_key, str) or not spans_key):
         raise ConfigError(f"noisy_spans_scorer: spans_key must be a non-empty string or null, got {spans_key!r}")
     key_set = "ents" if spans_key is None else f"spans:{spans_key}"
 
     def scorer(examples: Iterable[Any], **kwargs: Any) -> dict[str, Any]:
         # kwargs come from the component's cfg (spaCy's TrainablePipe.score); the config wins
-        return score_noisy_examples(examples, threshold, key_set=key_set, prefix=prefix)
+        return score_noisy_examples(examples, threshold, key_set=key_set, prefix=prefix, boundary=boundary)
 
     return scorer
 

@@ -569,3 +569,65 @@ def test_scorer_registered():
     except Exception:  # catalogue raises RegistryError when the entry point is not installed yet
         pytest.skip("spacy_anno_eval.noisy_spans_scorer.v1 is not registered in this install")
     assert factory is make_noisy_spans_scorer
+
+
+# ---------------------------------------------------------------------------
+# the threshold's boundary: nerval 0.3.3's code (<=, our default) against its README ("< 0.3")
+
+
+def test_an_entity_exactly_at_the_threshold_scores_both_ways(tmp_path):
+    """3 substitutions in a 10-character entity: 3 / 10 == 0.3 exactly (as floats too)."""
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli.app import app
+
+    assert 3 / 10 == 0.3
+    gold = tmp_path / "gold.bio"
+    pred = tmp_path / "pred.bio"
+    gold.write_text("Abcdefghij B-PER\nsaid O\n", encoding="utf8")
+    pred.write_text("Abcdefgxyz B-PER\nsaid O\n", encoding="utf8")
+    inclusive = evaluate_files(gold, pred)
+    assert inclusive["boundary"] == "inclusive"
+    assert inclusive["entities"][0]["distance"] == 3
+    assert inclusive["all"]["matched"] == 1 and inclusive["all"]["f"] == 1.0
+    exclusive = evaluate_files(gold, pred, boundary="exclusive")
+    assert exclusive["boundary"] == "exclusive"
+    assert exclusive["all"]["matched"] == 0 and exclusive["all"]["f"] == 0.0
+    # below the threshold both ways
+    assert evaluate_files(gold, pred, threshold=0.31, boundary="exclusive")["all"]["matched"] == 1
+    with pytest.raises(ConfigError, match="boundary"):
+        evaluate_files(gold, pred, boundary="<=")
+
+    runner = CliRunner()
+    for boundary, matched in (("inclusive", 1), ("exclusive", 0)):
+        out = tmp_path / f"{boundary}.json"
+        result = runner.invoke(app, ["noisy", str(gold), str(pred), "--boundary", boundary, "--json", str(out)])
+        assert result.exit_code == 0, result.output
+        assert json_load(out)["all"]["matched"] == matched
+    assert runner.invoke(app, ["noisy", str(gold), str(pred), "--boundary", "strict"]).exit_code == 2
+
+
+def test_nerval_uses_the_inclusive_boundary(tmp_path):
+    """The default follows nerval 0.3.3's code: its ``match`` accepts the same pair at exactly 0.3."""
+    nerval_evaluate = pytest.importorskip("nerval.evaluate")
+    assert nerval_evaluate.match("Abcdefghij", "Abcdefgxyz", 0.3)
+
+
+def test_scorer_boundary():
+    spacy = pytest.importorskip("spacy")
+    from spacy.training import Example
+
+    vocab = spacy.blank("en").vocab
+    gold = make_doc(vocab, [("Abcdefghij", "B-PER"), ("said", "O")])
+    pred = make_doc(vocab, [("Abcdefgxyz", "B-PER"), ("said", "O")])
+    examples = [Example(pred, gold)]
+    assert make_noisy_spans_scorer()(examples)["noisy_ents_f"] == 1.0
+    assert make_noisy_spans_scorer(boundary="exclusive")(examples)["noisy_ents_f"] == 0.0
+    with pytest.raises(ConfigError, match="boundary"):
+        make_noisy_spans_scorer(boundary="open")
+
+
+def json_load(path):
+    import json
+
+    return json.loads(path.read_text())

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -165,6 +166,88 @@ def test_wnut17_submissions_match_seqeval(tmp_path, submission):
     strict = evaluate(path, path, key_set="column:-2", response_set="column:-1",
                       reader_options={"scheme": "IOB2", "strict": True}).report()
     assert_matches_seqeval(strict, y_true, y_pred, mode="strict", scheme=IOB2)
+
+
+# conlleval.pl (2004-01-26), peer-computed on each submission paired line by line with
+# emerging.test.annotated: (found, correct), overall (precision, recall, FB1) and per type
+# (precision, recall, FB1, found), as printed. Every file has 23394 tokens and 1079 phrases.
+WNUT_CONLLEVAL = {
+    "arcada": ((787, 373), (47.40, 34.57, 39.98), {
+        "corporation": (19.05, 18.18, 18.60, 63), "creative-work": (31.82, 9.86, 15.05, 44),
+        "group": (38.36, 16.97, 23.53, 73), "location": (44.00, 51.33, 47.38, 175),
+        "person": (58.91, 53.15, 55.88, 387), "product": (31.11, 11.02, 16.28, 45)}),
+    "drexel_cci": ((381, 192), (50.39, 17.79, 26.30), {
+        "corporation": (0.00, 0.00, 0.00, 0), "creative-work": (0.00, 0.00, 0.00, 0),
+        "group": (0.00, 0.00, 0.00, 9), "location": (56.25, 36.00, 43.90, 96),
+        "person": (49.44, 31.00, 38.11, 269), "product": (71.43, 3.94, 7.46, 7)}),
+    "flytxt": ((720, 345), (47.92, 31.97, 38.35), {
+        "corporation": (20.59, 10.61, 14.00, 34), "creative-work": (33.96, 12.68, 18.46, 53),
+        "group": (26.09, 10.91, 15.38, 69), "location": (39.41, 44.67, 41.88, 170),
+        "person": (65.32, 52.68, 58.32, 346), "product": (18.75, 7.09, 10.29, 48)}),
+    "mic-cis.txt": ((891, 365), (40.97, 33.83, 37.06), {
+        "corporation": (14.47, 16.67, 15.49, 76), "creative-work": (25.42, 10.56, 14.93, 59),
+        "group": (40.70, 21.21, 27.89, 86), "location": (39.90, 54.00, 45.89, 203),
+        "person": (52.12, 48.72, 50.36, 401), "product": (21.21, 11.02, 14.51, 66)}),
+    "sjtu_adapt.txt": ((727, 365), (50.21, 33.83, 40.42), {
+        "corporation": (33.33, 25.76, 29.06, 51), "creative-work": (60.00, 2.11, 4.08, 5),
+        "group": (36.47, 18.79, 24.80, 85), "location": (37.69, 50.00, 42.98, 199),
+        "person": (67.98, 52.45, 59.21, 331), "product": (25.00, 11.02, 15.30, 56)}),
+    "spinningbytes.txt": ((824, 388), (47.09, 35.96, 40.78), {
+        "corporation": (8.42, 12.12, 9.94, 95), "creative-work": (21.05, 11.27, 14.68, 76),
+        "group": (36.36, 9.70, 15.31, 44), "location": (60.00, 46.00, 52.08, 115),
+        "person": (59.26, 63.40, 61.26, 459), "product": (20.00, 5.51, 8.64, 35)}),
+    "uh_ritual": ((617, 355), (57.54, 32.90, 41.86), {
+        "corporation": (31.91, 22.73, 26.55, 47), "creative-work": (36.67, 7.75, 12.79, 30),
+        "group": (41.79, 16.97, 24.14, 67), "location": (56.92, 49.33, 52.86, 130),
+        "person": (70.72, 50.12, 58.66, 304), "product": (30.77, 9.45, 14.46, 39)}),
+}
+
+
+@pytest.mark.parametrize("submission", WNUT_SUBMISSIONS)
+def test_wnut17_submissions_score_through_the_cli_as_conlleval_printed(tmp_path, submission):
+    """``anno-eval score gold pred --format conll`` on the files as distributed: no pairing by hand.
+    MIC-CIS re-spells 1283 tokens ("get" for "gt"): paired by position with one TokenMismatchWarning."""
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli.app import app
+
+    gold = shared_file("wnut17", "emerging.test.annotated")
+    pred = shared_file("wnut17", "submissions", submission)
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(app, ["score", str(gold), str(pred), "--format", "conll", "--json", str(out),
+                                      "--quiet"])
+    assert result.exit_code == 0, result.output
+    (found, correct), overall, per_type = WNUT_CONLLEVAL[submission]
+    report = json.loads(out.read_text())
+    c = report["counts"]
+    assert c["correct"] == correct
+    assert c["correct"] + c["partial"] + c["missing"] == 1079
+    assert c["correct"] + c["partial"] + c["spurious"] == found
+    # to the printed precision: conlleval's printf rounds 41.875 (flytxt location, 134/320) up, round() down
+    assert [100 * report["micro"]["strict"][k] for k in "prf"] == pytest.approx(overall, abs=0.005 + 1e-9)
+    for label, (p, r, f, n) in per_type.items():
+        entry = report["per_type"][label]
+        counts = entry["counts"]
+        assert counts["correct"] + counts["partial"] + counts["spurious"] == n, label
+        assert [100 * entry["strict"][k] for k in "prf"] == pytest.approx((p, r, f), abs=0.005 + 1e-9), label
+    respelt = "1283 tokens differ in spelling" in result.output
+    assert respelt == (submission == "mic-cis.txt"), result.output
+    if respelt:
+        assert "line 2 'gt'" in result.output and "line 2 'get'" in result.output
+
+
+def test_wnut17_mic_cis_warns_once_with_the_first_respelt_token():
+    from spacy_anno_eval.errors import TokenMismatchWarning
+
+    gold = shared_file("wnut17", "emerging.test.annotated")
+    pred = shared_file("wnut17", "submissions", "mic-cis.txt")
+    with pytest.warns(TokenMismatchWarning) as record:
+        report = evaluate(gold, pred, fmt="conll").report()
+    assert len([w for w in record if w.category is TokenMismatchWarning]) == 1
+    message = str(record[0].message)
+    assert "1283 tokens differ in spelling" in message
+    assert "emerging.test.annotated, line 2 'gt'" in message and "mic-cis.txt, line 2 'get'" in message
+    assert report["counts"]["correct"] == 365
 
 
 def test_wnut17_gold_reads_like_seqeval():
