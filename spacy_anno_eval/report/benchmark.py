@@ -111,7 +111,9 @@ def _signed(value: Any) -> str:
     """A delta (fraction) as signed percentage points: ``-0.2754`` -> ``"-27.54"``."""
     if value is None:
         return ""
-    return f"{100 * float(value):+.2f}"
+    text = f"{100 * float(value):+.2f}"
+    # what rounds to zero is shown as +0.00, never -0.00
+    return "+0.00" if text == "-0.00" else text
 
 
 def _ci_text(ci: Any) -> str:
@@ -248,10 +250,12 @@ tr.ch-changed td.change{background:#ffe8a3}
 """
 
 
-def _html_delta(cell: dict[str, Any], confidence: str, tip: str | None = None) -> str:
-    """A Δ cell: arrow and signed points, sorted by the raw delta; ``tip`` (default: interval and p-values)."""
+def _html_delta(cell: dict[str, Any], confidence: str, tip: str | None = None, group: int | None = None) -> str:
+    """A Δ cell: arrow and signed points, sorted by the raw delta; ``tip`` (default: interval and p-values);
+    ``group``: the position of its measure's column group."""
+    mg = "" if group is None else f' data-mg="{int(group)}"'
     if not cell:
-        return '<td class="num"></td>'
+        return f'<td class="num"{mg}></td>'
     direction = str(cell.get("direction"))
     cls = ["num"] + (["reg"] if cell.get("regression") else [])
     tip = _stats_text(cell, confidence) if tip is None else tip
@@ -264,13 +268,33 @@ def _html_delta(cell: dict[str, Any], confidence: str, tip: str | None = None) -
         small = f'<small>p {esc(figure(cell.get("p_bootstrap"), 3))}</small>'
     arrow_cls = direction if direction in ARROWS else "same"
     value = "" if cell.get("delta") is None else repr(float(cell["delta"]))
-    return (f'<td class="{" ".join(cls)}" data-v="{esc(value)}" title="{esc(tip)}">'
+    return (f'<td class="{" ".join(cls)}"{mg} data-v="{esc(value)}" title="{esc(tip)}">'
             f'<span class="{arrow_cls}">{esc(_delta_text(cell))}</span>{small}</td>')
 
 
-def _html_value(value: Any, first: bool = False) -> str:
+def _html_value(value: Any, first: bool = False, group: int | None = None) -> str:
     v = "" if value is None else repr(float(value))
-    return f'<td class="num{" m-first" if first else ""}" data-v="{esc(v)}">{esc(pct(value))}</td>'
+    mg = "" if group is None else f' data-mg="{int(group)}"'
+    return f'<td class="num{" m-first" if first else ""}"{mg} data-v="{esc(v)}">{esc(pct(value))}</td>'
+
+
+def _measure_toggles(report: dict[str, Any], measures: Sequence[str]) -> tuple[str, str]:
+    """A checkbox per measure that shows or hides its column group (the cells marked ``data-mg`` in any
+    table of the page), the first measure shown so the page fits a 1400 px window, with the count of
+    regressions beside each; and the CSS that does it (``:has()``, no script: without it every group
+    shows and a table wider than the page scrolls in its own box).
+    Groups are named by position (``data-mg="0"`` ...), never by a name from the data."""
+    regressions = _comparison(report).get("regressions") or []
+    boxes, css = [], []
+    for i, m in enumerate(measures):
+        n = sum(1 for r in regressions if r.get("measure") == m)
+        flag = f' <span class="down">{n} regression(s)</span>' if n else ""
+        boxes.append(f'<label><input type="checkbox" id="show-mg-{i}"{" checked" if i == 0 else ""}> '
+                     f"{esc(m)}{flag}</label>")
+        css.append(f'body:has(#show-mg-{i}:not(:checked)) [data-mg="{i}"]{{display:none}}')
+    html = ('<div class="filters measure-toggles" role="group" aria-label="measures shown">Show measures: '
+            + "".join(boxes) + "</div>")
+    return html, "\n".join(css) + "\n"
 
 
 def _support_cell(support: dict[str, Any] | None, side: str) -> str:
@@ -287,15 +311,15 @@ def _type_table(report: dict[str, Any], measures: Sequence[str]) -> str:
     support = comp.get("support") or {}
     confidence = _confidence(report)
     top = ('<tr><th colspan="3"></th>'
-           + "".join(f'<th scope="colgroup" colspan="{3 * len(FIGURES)}" class="grp m-first">{esc(m)}</th>'
-                     for m in measures) + "</tr>")
+           + "".join(f'<th scope="colgroup" colspan="{3 * len(FIGURES)}" class="grp m-first" data-mg="{g}">'
+                     f"{esc(m)}</th>" for g, m in enumerate(measures)) + "</tr>")
     cols = ['<th scope="col">Type</th>', '<th scope="col">Key</th>', '<th scope="col">Response</th>']
-    for _ in measures:
+    for g, _ in enumerate(measures):
         for i, k in enumerate(FIGURES):
             name = FIGURE_NAMES[k]
             first = ' class="m-first"' if i == 0 else ""
-            cols += [f'<th scope="col"{first}>{name} old</th>',
-                     f'<th scope="col">{name} new</th>', f'<th scope="col">{name} Δ</th>']
+            cols += [f'<th scope="col"{first} data-mg="{g}">{name} old</th>',
+                     f'<th scope="col" data-mg="{g}">{name} new</th>', f'<th scope="col" data-mg="{g}">{name} Δ</th>']
     head = f"<thead>{top}<tr>{''.join(cols)}</tr></thead>"
 
     def row(scope: str, label: str | None, block: dict[str, Any]) -> str:
@@ -304,12 +328,12 @@ def _type_table(report: dict[str, Any], measures: Sequence[str]) -> str:
         sup = None if label is None else support.get(label)
         cells += [_support_cell(sup, "key"), _support_cell(sup, "response")]
         flagged = False
-        for m in measures:
+        for g, m in enumerate(measures):
             for i, k in enumerate(FIGURES):
                 cell = _cell(block, m, k)
                 flagged = flagged or bool(cell.get("regression"))
-                cells += [_html_value(cell.get("old"), first=i == 0), _html_value(cell.get("new")),
-                          _html_delta(cell, confidence)]
+                cells += [_html_value(cell.get("old"), first=i == 0, group=g), _html_value(cell.get("new"), group=g),
+                          _html_delta(cell, confidence, group=g)]
         cls = ["summary"] if label is None else []
         if flagged:
             cls.append("has-reg")
@@ -330,32 +354,74 @@ def _truncation_note(shown: int, total: int, what: str, option: str) -> str:
             f"<code>{esc(option)}</code> to show more); the JSON report holds all of them.</p>")
 
 
+def _doc_measure_head(measures: Sequence[str]) -> list[str]:
+    """The header cells of the document tables' measure groups (F old and new, the Δ of P, R and F), each
+    marked with its group (``data-mg``) so the measure checkboxes show or hide it."""
+    cols = []
+    for g, m in enumerate(measures):
+        cols += [f'<th scope="col" class="m-first" data-mg="{g}">F {esc(m)} old</th>',
+                 f'<th scope="col" data-mg="{g}">F {esc(m)} new</th>']
+        cols += [f'<th scope="col" data-mg="{g}">{FIGURE_NAMES[k]} {esc(m)} Δ</th>' for k in FIGURES]
+    return cols
+
+
 def _doc_table(report: dict[str, Any], measures: Sequence[str], max_docs: int) -> str:
     docs = _comparison(report).get("per_doc") or []
     if not docs:
         return '<p class="note">No document changed its figures.</p>'
     shown = docs[:max(0, max_docs)]
     confidence = _confidence(report)
-    cols = ['<th scope="col">Document</th>']
-    for m in measures:
-        cols += [f'<th scope="col" class="m-first">F {esc(m)} old</th>', f'<th scope="col">F {esc(m)} new</th>']
-        cols += [f'<th scope="col">{FIGURE_NAMES[k]} {esc(m)} Δ</th>' for k in FIGURES]
+    cols = ['<th scope="col">Document</th>', *_doc_measure_head(measures)]
     rows = []
     for entry in shown:
         cells = [f'<th scope="row"><code>{esc(entry.get("id", entry.get("doc", "?")))}</code></th>']
-        for m in measures:
+        for g, m in enumerate(measures):
             f_cell = _cell(entry, m, "f")
-            cells += [_html_value(f_cell.get("old"), first=True), _html_value(f_cell.get("new"))]
+            cells += [_html_value(f_cell.get("old"), first=True, group=g), _html_value(f_cell.get("new"), group=g)]
             for k in FIGURES:
                 cell = _cell(entry, m, k)
                 # per-document figures carry no interval or p-value: the tooltip gives old -> new
                 tip = f"{pct(cell.get('old'))} → {pct(cell.get('new'))}"
-                cells.append(_html_delta(cell, confidence, tip))
+                cells.append(_html_delta(cell, confidence, tip, group=g))
         rows.append(f'<tr data-doc="{esc(entry.get("doc", ""))}">{"".join(cells)}</tr>')
     head = f"<thead><tr>{''.join(cols)}</tr></thead>"
     return (f'<p class="muted">{len(docs)} document(s) whose figures changed. Percentages; Δ in points.</p>'
             f'<table class="stats sortable" id="doc-table">{head}<tbody>{"".join(rows)}</tbody></table>'
-            + _truncation_note(len(shown), len(docs), "changed documents", "max_docs"))
+            + _truncation_note(len(shown), len(docs), "changed documents", "max_docs")
+            + _doc_type_table(report, measures, shown))
+
+
+def _doc_type_table(report: dict[str, Any], measures: Sequence[str], docs: Sequence[dict[str, Any]]) -> str:
+    """The changed documents broken down by type (GATE user guide 10.4.4): one row per document and type it
+    has, with key and response totals, F old and new and the Δ of P, R and F for each measure."""
+    confidence = _confidence(report)
+    cols = ['<th scope="col">Document</th>', '<th scope="col">Type</th>', '<th scope="col">Key</th>',
+            '<th scope="col">Response</th>', *_doc_measure_head(measures)]
+    rows = []
+    for entry in docs:
+        doc_id = esc(entry.get("id", entry.get("doc", "?")))
+        for label, block in sorted((entry.get("per_type") or {}).items()):
+            block = block or {}
+            sup = block.get("support")
+            cells = [f"<td><code>{doc_id}</code></td>", f'<th scope="row">{esc(label)}</th>',
+                     _support_cell(sup, "key"), _support_cell(sup, "response")]
+            for g, m in enumerate(measures):
+                f_cell = _cell(block, m, "f")
+                cells += [_html_value(f_cell.get("old"), first=True, group=g),
+                          _html_value(f_cell.get("new"), group=g)]
+                for k in FIGURES:
+                    cell = _cell(block, m, k)
+                    cells.append(_html_delta(cell, confidence, f"{pct(cell.get('old'))} → {pct(cell.get('new'))}",
+                                             group=g))
+            changed = "true" if block.get("changed") else "false"
+            rows.append(f'<tr data-doc="{esc(entry.get("doc", ""))}" data-type="{esc(label)}" '
+                        f'data-changed="{changed}">{"".join(cells)}</tr>')
+    if not rows:
+        return ""
+    return ('<h3>By type</h3><p class="muted">The same documents, one row per type each has (in either '
+            "version). Percentages; Δ in points.</p>"
+            f'<table class="stats sortable" id="doc-type-table"><thead><tr>{"".join(cols)}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
 
 
 def _status_cell(status: Any) -> str:
@@ -508,10 +574,11 @@ def render_benchmark_html(report: dict[str, Any], *, title: str | None = None, m
     sig = _comparison(report).get("significance") or {}
     settings = " · ".join(f"{esc(k)} <code>{esc(v)}</code>" for k, v in _settings_items(report))
     method = f'<div class="muted">Significance: {esc(sig["method"])}.</div>' if sig.get("method") else ""
+    toggles, toggles_css = _measure_toggles(report, measures)
     sections = [("per-type", "Per-type figures",
                  '<p class="muted">Percentages; Δ in points (▲ up, ▼ down, = same). Hover a Δ for its '
                  f"{esc(_confidence(report))} and p-values; a highlighted Δ is a regression. Click a header to "
-                 "sort.</p>" + _type_table(report, measures)),
+                 "sort.</p>" + toggles + _type_table(report, measures)),
                 ("documents", "Changed documents", _doc_table(report, measures, max_docs)),
                 ("changes", "Changed annotations", _changes_table(report, max_changes))]
     below = _below_threshold(report, max_changes)
@@ -521,7 +588,7 @@ def render_benchmark_html(report: dict[str, Any], *, title: str | None = None, m
     body = "".join(f'<section id="{key}"><h2>{esc(name)}</h2>{content}</section>' for key, name, content in sections)
     header = (f'{_verdict_html(report)}<div class="muted">{settings}</div>{method}{_versions(report)}'
               f'<nav class="toc">{toc}</nav>')
-    return html_page(title, header, f"\n{body}\n", css=_BENCH_CSS)
+    return html_page(title, header, f"\n{body}\n", css=_BENCH_CSS + toggles_css)
 
 
 # ---------------------------------------------------------------- Markdown ---
@@ -570,6 +637,25 @@ def render_benchmark_markdown(report: dict[str, Any], *, max_changes: int = MAX_
                          for r in regressions])
     else:
         lines.append("None.")
+
+    docs = comp.get("per_doc") or []
+    lines += ["", "## Changed documents", ""]
+    if docs:
+        shown_docs = docs[:max(0, max_changes)]
+        lines += [f"{len(docs)} document(s) whose figures changed; each overall, then by type (GATE user guide "
+                  "10.4.4). F old → new in percent, then Δ in points.", ""]
+        doc_rows = []
+        for entry in shown_docs:
+            doc_id = md_escape(entry.get("id", entry.get("doc", "?")))
+            doc_rows.append([doc_id, f"**{OVERALL}**", *(_md_cell(_cell(entry, m, "f")) for m in measures)])
+            doc_rows += [[doc_id, md_escape(label), *(_md_cell(_cell(block or {}, m, "f")) for m in measures)]
+                         for label, block in sorted((entry.get("per_type") or {}).items())]
+        lines += _table(["Document", "Type", *(md_escape(_figure_name(m, "f")) for m in measures)], doc_rows)
+        if len(docs) > len(shown_docs):
+            lines += ["", f"Showing the first {len(shown_docs)} of {len(docs)} changed documents "
+                          f"({len(docs) - len(shown_docs)} left out); the JSON report holds all of them."]
+    else:
+        lines.append("No document changed its figures.")
 
     changes = comp.get("changes") or []
     lines += ["", "## Changed annotations", ""]

@@ -31,11 +31,11 @@ import json
 import re
 import secrets
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, pct
+from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, macro_docs_note, pct
 
 MAX_DIFF_DOCS = 100
 MAX_DOC_ROWS = 5000
@@ -44,8 +44,9 @@ MAX_TEXT_CHARS = 20000
 STATUSES = ("correct", "partial", "incorrect", "overlap", "missing", "spurious")
 STATUS_TITLES = {"correct": "correct", "partial": "partial", "incorrect": "mismatch (type)",
                  "overlap": "mismatch (overlap)", "missing": "missing", "spurious": "spurious"}
-STATUS_COLOURS = {"correct": "#b7e4c7", "partial": "#ffe8a3", "incorrect": "#ffc078", "overlap": "#ffa94d",
-                  "missing": "#ffa8a8", "spurious": "#a5d8ff"}
+# one hue per status (green, yellow, grape, orange, red, blue): no two look alike
+STATUS_COLOURS = {"correct": "#b2f2bb", "partial": "#fff3bf", "incorrect": "#e599f7", "overlap": "#ffa94d",
+                  "missing": "#ff8787", "spurious": "#a5d8ff"}
 
 
 def esc(value: Any) -> str:
@@ -134,8 +135,10 @@ def _stats_header(first: str, measures: Sequence[str]) -> str:
 
 
 def _stats_row(name: str, counts: dict[str, Any] | None, entry: dict[str, Any], measures: Sequence[str],
-               cls: str = "") -> str:
-    cells = [f'<th scope="row">{esc(name)}</th>']
+               cls: str = "", href: str | None = None, tip: str | None = None) -> str:
+    label = esc(name) if href is None else f'<a href="{esc(href)}" title="Annotation Diff">{esc(name)}</a>'
+    title = "" if tip is None else f' title="{esc(tip)}"'
+    cells = [f'<th scope="row"{title}>{label}</th>']
     for _, c in COUNT_COLUMNS:
         cells.append(f'<td class="num">{"" if counts is None else esc(counts[c])}</td>')
     for m in measures:
@@ -155,18 +158,27 @@ def corpus_table(report: dict[str, Any], measures: Sequence[str]) -> str:
             f"<tbody>{body}</tbody><tfoot>{foot}</tfoot></table>")
 
 
-def document_table(report: dict[str, Any], measures: Sequence[str], max_rows: int = MAX_DOC_ROWS) -> str:
-    """Document statistics (GATE 10.3.4): per document, then micro and macro over documents."""
+def document_table(report: dict[str, Any], measures: Sequence[str], max_rows: int = MAX_DOC_ROWS,
+                   linked: Container[int] = ()) -> str:
+    """Document statistics (GATE 10.3.4): per document, then micro and macro over documents.
+
+    The name of a document of ``linked`` (the indices of the documents the
+    Annotation Diff shows) links to its section there (``#doc-<index>``).
+    """
     docs = report.get("per_doc")
     if docs is None:
         return '<p class="note">The report was made without per-document figures.</p>'
-    body = "".join(_stats_row(entry["id"], entry["counts"], entry, measures) for entry in docs[:max_rows])
+    body = "".join(_stats_row(entry["id"], entry["counts"], entry, measures,
+                              href=f"#doc-{i}" if i in linked else None)
+                   for i, entry in enumerate(docs[:max_rows]))
+    macro_note = macro_docs_note(report)
     foot = (_stats_row(SUMMARY_LABELS["micro"], report["counts"], report["micro"], measures, "summary micro")
-            + _stats_row(SUMMARY_LABELS["macro_docs"], None, report["macro_docs"], measures, "summary macro"))
-    note = ""
+            + _stats_row(SUMMARY_LABELS["macro_docs"], None, report["macro_docs"], measures, "summary macro",
+                         tip=macro_note))
+    note = f'<p class="note" id="macro-docs-note">{esc(macro_note)}</p>' if macro_note else ""
     if len(docs) > max_rows:
-        note = (f'<p class="note">Showing the first {max_rows} of {len(docs)} documents; the JSON report '
-                f"holds all of them.</p>")
+        note += (f'<p class="note">Showing the first {max_rows} of {len(docs)} documents; the JSON report '
+                 f"holds all of them.</p>")
     return (f'<table class="stats sortable" id="doc-table">{_stats_header("Document", measures)}'
             f"<tbody>{body}</tbody><tfoot>{foot}</tfoot></table>{note}")
 
@@ -234,21 +246,27 @@ _DIFF_COLUMNS = ("Start", "End", "Key", "Key text", "Key features", "=?", "Start
                  "Response text", "Response features")
 
 
-def _side_cells(side: dict[str, Any] | None) -> str:
+def _side_cells(side: dict[str, Any] | None, features: bool = True) -> str:
+    """Start, end, label, text and (unless ``features`` is false) features of one side of a pair."""
     if side is None:
-        return '<td class="num"></td><td class="num"></td><td></td><td></td><td></td>'
+        return '<td class="num"></td><td class="num"></td><td></td><td></td>' + ("<td></td>" if features else "")
     text = side.get("text", "")
     return (f'<td class="num">{esc(side["start"])}</td><td class="num">{esc(side["end"])}</td>'
             f'<td class="lbl">{esc(side["label"])}</td><td class="txt">{esc(text)}</td>'
-            f'<td class="feat">{esc(_features(side))}</td>')
+            + (f'<td class="feat">{esc(_features(side))}</td>' if features else ""))
 
 
-def _diff_row(row: dict[str, Any]) -> str:
+def _has_features(rows: Sequence[dict[str, Any]], side: str) -> bool:
+    """Whether any pair's ``side`` carries features (an empty feature column is left out)."""
+    return any((row.get(side) or {}).get("features") for row in rows)
+
+
+def _diff_row(row: dict[str, Any], key_features: bool = True, response_features: bool = True) -> str:
     st = row["status"]
     k, r = row.get("key"), row.get("response")
     return (f'<tr class="st-{esc(st)}" data-status="{esc(st)}" data-kt="{esc(k["label"]) if k else ""}" '
-            f'data-rt="{esc(r["label"]) if r else ""}">{_side_cells(k)}'
-            f'<td class="status">{esc(STATUS_TITLES.get(st, st))}</td>{_side_cells(r)}</tr>')
+            f'data-rt="{esc(r["label"]) if r else ""}">{_side_cells(k, key_features)}'
+            f'<td class="status">{esc(STATUS_TITLES.get(st, st))}</td>{_side_cells(r, response_features)}</tr>')
 
 
 def _doc_counts(entry: dict[str, Any] | None, measures: Sequence[str]) -> str:
@@ -337,8 +355,10 @@ def diff_section(doc: DiffDocument, measures: Sequence[str], max_text_chars: int
                      f'{render_side(doc.text, key_side, max_text_chars)}</div>'
                      '<div class="pane"><h4>Response</h4>'
                      f"{render_side(doc.text, resp_side, max_text_chars)}</div></div>")
-    head = "<thead><tr>" + "".join(f'<th scope="col">{c}</th>' for c in _DIFF_COLUMNS) + "</tr></thead>"
-    parts.append(f'<table class="diff sortable">{head}<tbody>{"".join(_diff_row(r) for r in doc.rows)}'
+    kf, rf = _has_features(doc.rows, "key"), _has_features(doc.rows, "response")
+    columns = [c for i, c in enumerate(_DIFF_COLUMNS) if (i != 4 or kf) and (i != 10 or rf)]
+    head = "<thead><tr>" + "".join(f'<th scope="col">{c}</th>' for c in columns) + "</tr></thead>"
+    parts.append(f'<table class="diff sortable">{head}<tbody>{"".join(_diff_row(r, kf, rf) for r in doc.rows)}'
                  "</tbody></table></section>")
     return "".join(parts)
 
@@ -387,9 +407,11 @@ border-radius:4px}
 cursor:pointer;border-radius:6px 6px 0 0;color:var(--muted)}
 .tabs button.active{border-color:var(--line);background:#fff;color:var(--fg);font-weight:600;margin-bottom:-1px}
 .tabs{display:none}body.js .tabs{display:flex}
-body.js .panel{display:none}body.js .panel.active,body.js.all .panel{display:block}
+/* only a page with tabs hides its panels (the script marks the chosen one active); a page without tabs
+   (the IAA matrix, a kappa pair page) shows all. A table wider than the page scrolls in its own box. */
+body.js:not(.all) .tabs~.panel:not(.active){display:none}
 .panel{padding-top:6px}
-table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
+table{border-collapse:collapse;margin:6px 0 12px;font-size:13px;display:block;max-width:100%;overflow-x:auto}
 th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
 thead th{background:var(--head);position:sticky;top:0;white-space:nowrap}
 table.sortable thead th{cursor:pointer;user-select:none}
@@ -500,6 +522,22 @@ _JS = """
   }
   if (ftype) { ftype.addEventListener("change", filter); }
   if (fstatus) { fstatus.addEventListener("change", filter); }
+
+  // a document's row links to its Annotation Diff (#doc-N): open the Diff tab, then go there
+  function toDoc(id) {
+    var target = document.getElementById(id);
+    if (!target || !document.getElementById("tab-diff")) { return false; }
+    body.classList.remove("all");
+    show("diff");
+    target.scrollIntoView();
+    return true;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('a[href^="#doc-"]'), function (a) {
+    a.addEventListener("click", function (e) {
+      if (toDoc(a.getAttribute("href").slice(1))) { e.preventDefault(); }
+    });
+  });
+  if (/^doc-\\d+$/.test(wanted)) { toDoc(wanted); }
 })();
 """
 
@@ -522,14 +560,17 @@ def _settings(report: dict[str, Any]) -> str:
 
 def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Sequence[str] = MEASURES,
                 classification: dict[str, Any] | None = None, title: str | None = None,
-                max_diff_docs: int = MAX_DIFF_DOCS, max_doc_rows: int = MAX_DOC_ROWS,
-                max_text_chars: int = MAX_TEXT_CHARS, diff_html: str | None = None) -> str:
+                max_diff_docs: int | None = MAX_DIFF_DOCS, max_doc_rows: int = MAX_DOC_ROWS,
+                max_text_chars: int = MAX_TEXT_CHARS, diff_html: str | None = None,
+                diff_docs: Collection[int] | None = None) -> str:
     """The report as one self-contained HTML page (no network access, works from ``file://``).
 
     ``evaluation`` supplies the pairs of the Annotation Diff (``diff_rows``)
     and the texts; without it (or after a merge) the Diff tab says so.
     ``diff_html`` replaces the Diff tab's content (already escaped HTML: see
-    :mod:`spacy_anno_eval.report.streamed`).
+    :mod:`spacy_anno_eval.report.streamed`), ``diff_docs`` then names the
+    indices of the documents it shows (their rows in the Document statistics
+    link to them).
     ``max_diff_docs`` caps the documents of the Diff, ``max_doc_rows`` the rows
     of the Document statistics, ``max_text_chars`` the text shown per document.
     """
@@ -541,13 +582,20 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
     cards += "".join(f'<div class="card"><b>{esc(counts[key])}</b><span>{esc(name)}</span></div>'
                      for name, key in COUNT_COLUMNS)
     warnings = "".join(f'<p class="warn">{esc(w)}</p>' for w in report.get("warnings", []) or [])
+    linked: Container[int] = set(diff_docs or ())
+    if diff_html is None:
+        if evaluation is None or getattr(evaluation, "alignment", None) is None:
+            diff_html = NO_PAIRS_NOTE
+        else:
+            shown, n_with_pairs = diff_documents(evaluation, report.get("per_doc") or [], max_diff_docs)
+            diff_html = diff_panel_of(report, shown, n_with_pairs, measures, max_text_chars)
+            linked = {doc.index for doc in shown}
     tabs = [("corpus", "Corpus statistics",
              '<p class="muted">Percentages. Match = correct, Only key = missing, Only response = spurious, '
              "Overlap = partial; a pair whose types differ counts as missing and spurious. Click a header to "
              "sort.</p>" + corpus_table(report, measures) + muc_semeval_table(report)),
-            ("documents", "Document statistics", document_table(report, measures, max_doc_rows)),
-            ("diff", "Annotation Diff", diff_panel(report, evaluation, measures, max_diff_docs, max_text_chars)
-             if diff_html is None else diff_html)]
+            ("documents", "Document statistics", document_table(report, measures, max_doc_rows, linked)),
+            ("diff", "Annotation Diff", diff_html)]
     if classification:
         tabs.append(("classification", "Classification", classification_panel(classification)))
     nav = "".join(f'<button type="button" role="tab" data-tab="{key}">{esc(name)}</button>' for key, name, _ in tabs)

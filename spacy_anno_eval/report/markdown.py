@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, pct
+from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, macro_docs_note, pct
 
 _MD_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "\\": "\\\\", "`": "\\`",
                              "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]", "\n": " ", "\r": " "})
@@ -121,6 +121,9 @@ def render_markdown(report: dict[str, Any], *, measures: Sequence[str] = MEASURE
         n = len(report["per_doc"])
         if max_doc_rows is not None and n > max_doc_rows:
             lines += ["", f"Showing the first {max_doc_rows} of {n} documents; the JSON report holds all."]
+        note = macro_docs_note(report)
+        if note:
+            lines += ["", md_escape(note)]
     else:
         lines.append("The report was made without per-document figures.")
     if "muc" in report or "semeval" in report:

@@ -87,11 +87,12 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
         type_head = "".join(f"<th>F {esc(m)}</th>" for m in mean)
         header = (f'<div class="muted">Pairwise F ({esc(measure)}; micro, and macro over documents below it), '
                   f"mean of pairs: {summary}</div>")
-    body = (f'<section class="panel"><table class="matrix"><thead><tr><th></th>{head}'
+    # no tabs on this page: <main>, not a tab panel (which the shared script would keep hidden)
+    body = (f'<main><table class="matrix"><thead><tr><th></th>{head}'
             "<th>mean (micro)</th><th>mean (macro)</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
-            f"<h2>Per type (mean of pairs)</h2><table><thead><tr><th>Type</th>{type_head}</tr></thead>"
-            f"<tbody>{type_rows}</tbody></table></section>")
+            f'<h2>Per type (mean of pairs)</h2><table class="per-type"><thead><tr><th>Type</th>{type_head}</tr>'
+            f"</thead><tbody>{type_rows}</tbody></table></main>")
     return html_page(title, header, body, css=".matrix td{text-align:center;min-width:5em}.matrix a{color:inherit}")
 
 
@@ -114,7 +115,8 @@ def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
         docs = "".join(f"<tr><td>{esc(d['doc_id'])}</td><td>{d['n']}</td><td>{_num(d['observed_agreement'])}</td>"
                        f"<td>{_num(d['cohen_kappa'])}</td><td>{_num(d['scott_pi'])}</td></tr>" for d in f["per_doc"])
         parts.append(f"<h2>{esc(label)}</h2><p>{figures}</p>"
-                     f"<table><thead><tr><th>{esc(a)} \\ {esc(b)}</th>{head}<th>specific agreement</th></tr>"
+                     f'<table class="confusion"><thead><tr><th>{esc(a)} \\ {esc(b)}</th>{head}'
+                     "<th>specific agreement</th></tr>"
                      f"</thead><tbody>{body}</tbody></table>"
                      "<details><summary>Per document</summary><table><thead><tr><th>Document</th><th>Items</th>"
                      "<th>Ao</th><th>kappa</th><th>pi</th></tr></thead>"
@@ -130,11 +132,12 @@ def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
             context = f"{s}-{e}"
         rows.append(f"<tr><td>{esc(item['doc_id'])}</td><td>{esc(item['type'])}</td>"
                     f"<td>{esc(item['category_a'])}</td><td>{esc(item['category_b'])}</td><td>{context}</td></tr>")
-    parts.append(f"<h2>Disagreements ({len(rows)})</h2><table><thead><tr><th>Document</th><th>Type</th>"
+    parts.append(f'<h2>Disagreements ({len(rows)})</h2><table class="disagreements"><thead><tr>'
+                 "<th>Document</th><th>Type</th>"
                  f"<th>{esc(a)}</th><th>{esc(b)}</th><th>In context</th></tr></thead>"
                  f"<tbody>{''.join(rows)}</tbody></table>")
     header = f'<div class="muted"><a href="index.html">agreement matrix</a> · {result["n_docs"]} documents</div>'
-    return html_page(f"{a} vs {b}: kappa", header, f'<section class="panel">{"".join(parts)}</section>')
+    return html_page(f"{a} vs {b}: kappa", header, f'<main>{"".join(parts)}</main>')
 
 
 def write_matrix_reports(result: dict[str, Any], output_dir: str | os.PathLike) -> dict[str, Path]:

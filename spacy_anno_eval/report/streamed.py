@@ -91,7 +91,8 @@ class StreamedDiff:
         try:
             marker = f"<!--diff-{secrets.token_hex(16)}-->"
             page = render_html(report, None, measures=self.measures, classification=classification, title=title,
-                               max_doc_rows=max_doc_rows, max_text_chars=self.max_text_chars, diff_html=marker)
+                               max_doc_rows=max_doc_rows, max_text_chars=self.max_text_chars, diff_html=marker,
+                               diff_docs=set(self._indices))
             before, after = page.split(marker)
             head = diff_head(self.labels | set(report.get("per_type", {})), self.n_rows, self.n_shown,
                              self.n_with_pairs)

@@ -12,7 +12,10 @@ data:
   (:mod:`.significance`), and whether it is a ``regression``: a drop whose
   interval lies below zero (``ci_high < 0``) and whose size exceeds
   ``max_drop``, on a figure named in ``gate``;
-- ``per_doc``: the documents whose figures changed, with old, new and delta;
+- ``per_doc``: the documents whose figures changed (a figure moved: changed
+  counts with equal figures do not count), with old, new and delta, overall
+  and per type (``per_type``: every type the document has, with ``changed``
+  and ``support``), as GATE's benchmark breaks documents down by type;
 - ``changes``: the annotations that changed status, one row each:
   ``fixed`` (now correct, or a spurious response gone), ``broken`` (was
   correct, or a new spurious response) and ``changed`` (any other change,
@@ -141,7 +144,7 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
         "overall": overall,
         "per_type": per_type,
         "support": n_types,
-        "per_doc": _per_doc(old, new, measures, beta, zd),
+        "per_doc": _per_doc(old, new, measures, beta, zd, counts_old, counts_new, labels),
         "changes": annotation_changes(old, new) if changes is None else changes,
         "significance": {"method": "paired bootstrap over documents (percentile interval); approximate "
                                    "randomization (documents swapped)",
@@ -161,20 +164,47 @@ def _support(raw: np.ndarray) -> dict[str, int]:
     return {"key": key, "response": response}
 
 
-def _per_doc(old: Evaluation, new: Evaluation, measures: list[str], beta: float, zd: float) -> list[dict[str, Any]]:
-    """Documents whose counts differ, with each figure's old, new and delta."""
-    changed = np.flatnonzero((old.by_doc != new.by_doc).any(axis=1))
-    if not len(changed):
+def _moved(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Where a figure moved (by more than rounding noise), over every axis but the first."""
+    return (np.abs(new - old) > 1e-12).reshape(len(old), -1).any(axis=1)
+
+
+def _figure_cells(fo: list, fn: list, measures: list[str]) -> dict[str, Any]:
+    """``{measure: {figure: {old, new, delta, direction}}}`` of figure tables (measures, figures) as lists."""
+    return {name: {FIGURES[k]: {"old": fo[m][k], "new": fn[m][k], "delta": fn[m][k] - fo[m][k],
+                                "direction": _direction(fn[m][k] - fo[m][k])} for k in range(len(FIGURES))}
+            for m, name in enumerate(measures)}
+
+
+def _per_doc(old: Evaluation, new: Evaluation, measures: list[str], beta: float, zd: float,
+             counts_old: np.ndarray, counts_new: np.ndarray, labels: list[str]) -> list[dict[str, Any]]:
+    """Documents whose figures changed (a document whose counts changed but whose figures did not is not
+    listed), with each figure's old, new and delta, overall and per type (GATE user guide 10.4.4).
+
+    ``per_type`` holds every type that document has in either version, each with ``changed`` (whether any of
+    its figures moved) and its key and response totals (``support``).
+    """
+    candidates = np.flatnonzero((old.by_doc != new.by_doc).any(axis=1)
+                                | (counts_old != counts_new).any(axis=(1, 2)))
+    if not len(candidates):
         return []
-    fo = _figure_table(old.by_doc[changed], measures, beta, zd).tolist()
-    fn = _figure_table(new.by_doc[changed], measures, beta, zd).tolist()
+    fo = _figure_table(old.by_doc[candidates], measures, beta, zd)
+    fn = _figure_table(new.by_doc[candidates], measures, beta, zd)
+    to = _figure_table(counts_old[candidates], measures, beta, zd)   # (docs, labels, measures, figures)
+    tn = _figure_table(counts_new[candidates], measures, beta, zd)
+    type_moved = (np.abs(tn - to) > 1e-12).any(axis=(2, 3))          # (docs, labels)
+    changed = _moved(fo, fn) | type_moved.any(axis=1)
+    present = counts_old[candidates].any(axis=2) | counts_new[candidates].any(axis=2)
+    fo_l, fn_l, to_l, tn_l = fo.tolist(), fn.tolist(), to.tolist(), tn.tolist()
     rows = []
-    for i, d in enumerate(changed.tolist()):
-        row: dict[str, Any] = {"doc": d, "id": old.doc_ids[d]}
-        for m, name in enumerate(measures):
-            row[name] = {FIGURES[k]: {"old": fo[i][m][k], "new": fn[i][m][k], "delta": fn[i][m][k] - fo[i][m][k],
-                                      "direction": _direction(fn[i][m][k] - fo[i][m][k])}
-                         for k in range(len(FIGURES))}
+    for i, d in enumerate(candidates.tolist()):
+        if not changed[i]:
+            continue
+        row: dict[str, Any] = {"doc": d, "id": old.doc_ids[d], **_figure_cells(fo_l[i], fn_l[i], measures)}
+        row["per_type"] = {
+            labels[t]: {"changed": bool(type_moved[i, t]), **_figure_cells(to_l[i][t], tn_l[i][t], measures),
+                        "support": {"old": _support(counts_old[d, t][None]), "new": _support(counts_new[d, t][None])}}
+            for t in np.flatnonzero(present[i]).tolist()}
         rows.append(row)
     return rows
 
