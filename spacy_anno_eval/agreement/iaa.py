@@ -57,14 +57,14 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.table import name_list
+from ..annotations.table import name_list, split_names
 from ..errors import InputError
 from ..spans.measures import MODES
 
 
 def parse_sets(sets: str | list[str]) -> list[str]:
     """``"spans:a;spans:b"`` (GATE's ``;``) or a list -> the set selectors; at least two, distinct."""
-    items = [s.strip() for s in (sets.split(";") if isinstance(sets, str) else name_list(sets, "sets") or [])
+    items = [s.strip() for s in (split_names(sets) if isinstance(sets, str) else name_list(sets, "sets") or [])
              if s.strip()]
     if len(items) < 2:
         raise InputError(f"IAA needs two or more annotation sets, got {items}")
@@ -77,7 +77,7 @@ def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[s
     """``"Per->label;Org"`` -> (["Per", "Org"], ["label"]); None -> (None, None)."""
     if not types:
         return None, None
-    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else name_list(types, "types") or [])
+    items = [t.strip() for t in (split_names(types) if isinstance(types, str) else name_list(types, "types") or [])
              if t.strip()]
     names, features = [], []
     for item in items:
@@ -324,7 +324,7 @@ def parse_type_features(types: str | list[str] | None) -> list[tuple[str, str | 
     """``"Per->label;Org"`` -> ``[("Per", "label"), ("Org", None)]`` (each type with its own feature)."""
     if not types:
         return []
-    items = [t.strip() for t in (types.split(";") if isinstance(types, str) else name_list(types, "types") or [])
+    items = [t.strip() for t in (split_names(types) if isinstance(types, str) else name_list(types, "types") or [])
              if t.strip()]
     out = []
     for item in items:

@@ -141,6 +141,22 @@ class SpanTableBuilder:
         )
 
 
+@dataclass(frozen=True)
+class Tokens:
+    """The tokens of a token-per-line corpus, as numpy columns over all its documents.
+
+    ``doc_first[d]`` is the first token of document ``d`` (one more entry: the token count);
+    ``sent_first`` the first token of every sentence; ``start``/``end`` each token's character
+    offsets in its document's text; ``lines`` each token's line in the file (from 1).
+    """
+
+    doc_first: np.ndarray
+    sent_first: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    lines: np.ndarray
+
+
 @dataclass
 class Corpus:
     """Documents with named annotation sets, as every reader produces them.
@@ -171,6 +187,9 @@ class Corpus:
     #: one part of a corpus read in parts (a shard, a chunk, a window): a set, type or feature missing here may
     #: be in another part, so names are checked over the whole corpus by whoever reads every part
     part: bool = False
+    #: the tokens of a token-per-line file (CoNLL), so that a response whose tokens are re-spelt can be paired
+    #: with the key by position (:mod:`spacy_anno_eval.spans.by_position`); ``None`` for other readers
+    tokens: Tokens | None = None
 
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
@@ -280,6 +299,24 @@ def one_layer_selectors(selectors: Sequence[str], source: str, reader: str,
         raise InputError(f"{source}: the {reader} reader takes no annotation selector {s!r}; it takes {takes} "
                          f"(a {reader} file has one layer of annotations, read under any of these names)")
     return selectors
+
+
+# ``features=["*"]`` (``--features '*'``): every feature is significant (GATE's "all features"); readers keep
+# every feature an annotation carries
+ALL_FEATURES = "*"
+
+
+def wants_all_features(features: Sequence[str] | None) -> bool:
+    """Whether ``features`` asks for every feature (:data:`ALL_FEATURES` among the names)."""
+    return bool(features) and ALL_FEATURES in features
+
+
+def split_names(text: str) -> list[str]:
+    """A list typed as one string, ``,`` or ``;`` alike between the items (``"PER,ORG"``, ``"PER;ORG"``,
+    ``"spans:a; spans:b"``); items stripped, empty ones dropped. Every option that takes a list reads it so."""
+    import re
+
+    return [item.strip() for item in re.split(r"[;,]", text) if item.strip()]
 
 
 def name_list(value: Any, what: str) -> list[str] | None:

@@ -27,16 +27,24 @@ def adjudicate(
                                                                       "on.")] = True,
     encoding: Encoding = None,
     sep: Sep = None,
+    undecided: Annotated[Path | None, typer.Option("--undecided", help="Also write the rows still undecided "
+                                                                       "to this JSONL file, in the --choices "
+                                                                       "format, for a person to fill in (keep a "
+                                                                       "line, set its side to none, or delete "
+                                                                       "it) and pass back as --choices.")] = None,
 ) -> None:
     """Build a gold set from two annotation sets (GATE's adjudication): agreed rows, then your choices."""
     from ..files import check_outputs
 
-    to_stdout = check_outputs([key, response, choices], [out])  # before any work: never over an input
+    # before any work: never over an input
+    to_stdout = check_outputs([key, response, choices], [out, undecided])
     from ..workflows.adjudicate import adjudicate_files
 
     summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
                                target=target, fmt=fmt, accept_agreed=agreed,
-                               reader_options=reader_settings(encoding, sep))
+                               reader_options=reader_settings(encoding, sep), undecided_path=undecided)
     typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
                f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
-               f"{summary['unresolved']} rows left undecided", err=to_stdout)
+               f"{summary['unresolved']} rows left undecided"
+               + (f", listed in {summary['undecided']} ({summary['undecided_lines']} lines to fill in)"
+                  if "undecided" in summary else ""), err=to_stdout)

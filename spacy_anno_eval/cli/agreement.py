@@ -52,17 +52,25 @@ def agreement(
 
 
 def _print_summary(summary: dict[str, Any], level: str) -> None:
-    def show(x: Any) -> str:
-        return "n/a" if x is None else f"{x:.4f}"
+    """The coefficients, one per line: observed agreement as a percentage, the chance-corrected coefficients
+    with four decimals and their bootstrap intervals when computed; then each note once, on its own line, on
+    the same stream as the table (so that a log never interleaves them)."""
+    from ..report.rows import figure, pct
+
+    def interval(ci: Any) -> str:
+        if not isinstance(ci, dict) or ci.get("low") is None:
+            return ""
+        return f"  {ci.get('confidence', 0.95):.0%} CI [{figure(ci['low'])}, {figure(ci['high'])}]"
 
     alpha = summary["krippendorff_alpha"]
     typer.echo(f"{summary['n_units']} units, {summary['n_annotators']} annotators, "
                f"{summary['n_pairable_units']} with two or more values")
     for key in COEFFICIENTS:
-        typer.echo(f"  {key:<22}{show(summary[key])}")
-    parts = f"Do {show(alpha['observed_disagreement'])}, De {show(alpha['expected_disagreement'])}"
-    if "ci" in alpha:
-        parts += f"; {alpha['ci']['confidence']:.0%} CI [{show(alpha['ci']['low'])}, {show(alpha['ci']['high'])}]"
-    typer.echo(f"  {'krippendorff_alpha':<22}{show(alpha['value'])}  ({level}; {parts})")
-    for w in summary["warnings"]:
-        typer.echo(f"  note: {w}", err=True)
+        value = summary[key]
+        shown = f"{pct(value)} %" if key == "observed_agreement" and value is not None else figure(value)
+        typer.echo(f"  {key:<22}{shown}{interval(summary.get(f'{key}_ci'))}")
+    typer.echo(f"  {'krippendorff_alpha':<22}{figure(alpha['value'])}{interval(alpha.get('ci'))}")
+    typer.echo(f"  {'':<22}{level}; observed disagreement {figure(alpha['observed_disagreement'])}, expected "
+               f"{figure(alpha['expected_disagreement'])}")
+    for w in dict.fromkeys(summary["warnings"]):
+        typer.echo(f"  note: {w}")

@@ -239,18 +239,21 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def split(value: str | None) -> list[str] | None:
-    """``"A,B"`` -> ``["A", "B"]``; empty or None -> None."""
+    """``"A,B"`` or ``"A;B"`` -> ``["A", "B"]`` (every list option takes ``,`` or ``;`` alike); empty or None ->
+    None."""
     if not value:
         return None
-    items = [v.strip() for v in value.split(",") if v.strip()]
-    return items or None
+    from ..annotations.table import split_names
+
+    return split_names(value) or None
 
 
 def check_list(option: str, value: str | None, allowed: Sequence[str]) -> list[str] | None:
-    """A comma-separated list of choices, each checked: ``--measures strict,lenient``."""
+    """A list of choices (``,`` or ``;`` between them), each checked: ``--measures strict,lenient``."""
     items = split(value)
     if value is not None and (not items or any(i not in allowed for i in items)):
-        raise ConfigError(f"{option} takes a comma-separated list of {', '.join(allowed)}, got {value!r}")
+        raise ConfigError(f"{option} takes a comma-separated list of {', '.join(allowed)} (';' works as well), "
+                          f"got {value!r}")
     return items
 
 
@@ -311,17 +314,19 @@ KeySet = Annotated[str, typer.Option("--key-set", help="Key (gold) annotation se
                                                        "(CoNLL).")]
 ResponseSet = Annotated[str | None, typer.Option("--response-set", help="Response annotation set; default: the "
                                                                         "key's.")]
-Types = Annotated[str | None, typer.Option("--types", help="Types (labels) to score; default: all. score, qa, "
-                                                           "benchmark: comma-separated ('PER,ORG'); iaa: "
-                                                           "';'-separated, GATE style ('Per->label;Org'; '*': "
-                                                           "every type).")]
-Features = Annotated[str | None, typer.Option("--features", help="Comma-separated significant features.")]
+Types = Annotated[str | None, typer.Option("--types", help="Types (labels) to score, ',' or ';' between them "
+                                                           "('PER,ORG'); default: all. iaa: TYPE->FEATURE compares "
+                                                           "a feature, GATE style ('Per->label;Org'; '*': every "
+                                                           "type).")]
+Features = Annotated[str | None, typer.Option("--features", help="Comma-separated significant features; '*': "
+                                                                 "every feature an annotation carries (GATE's "
+                                                                 "all features).")]
 Beta = Annotated[float | None, typer.Option("--beta", help="F-beta weight of recall (inf: recall).")]
 PairingOpt = Annotated[Pairing | None, typer.Option("--pairing", help="How keys and responses pair: optimal "
                                                                       "(the default) or gate (GATE's greedy "
                                                                       "differ).")]
-Measures = Annotated[str | None, typer.Option("--measures", help="Comma-separated measures: strict, lenient, "
-                                                                 "average.")]
+Measures = Annotated[str | None, typer.Option("--measures", help="Measures, ',' or ';' between them: strict, "
+                                                                 "lenient, average.")]
 Bdm = Annotated[Path | None, typer.Option("--bdm", help="BDM scores (a file from 'anno-eval bdm' or GATE's) or a "
                                                         "taxonomy (child<TAB>parent, OWL): add BDM-weighted "
                                                         "P/R/F.")]
@@ -371,7 +376,7 @@ def bdm_credit(bdm: Path | None, feature: str | None, features: Sequence[str] | 
         if feature is not None:
             raise ConfigError("--bdm-feature names the feature holding the BDM concept; give --bdm too")
         return None
-    if feature is not None and feature not in (features or ()):
+    if feature is not None and feature not in (features or ()) and "*" not in (features or ()):
         raise ConfigError(f"--bdm-feature {feature} reads the concept from a significant feature; add "
                           f"--features {feature} (iaa: --types TYPE->{feature})")
     from ..bdm.credit import BdmCredit

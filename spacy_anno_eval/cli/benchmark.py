@@ -67,8 +67,8 @@ def benchmark(
     beta: Beta = None,
     max_drop: Annotated[float | None, typer.Option("--max-drop", help="Least drop (fraction, 0.01 = 1 point) that "
                                                                       "counts as a regression.")] = None,
-    gate: Annotated[str | None, typer.Option("--gate", help="Figures that gate CI: comma-separated p, r, "
-                                                            "f.")] = None,
+    gate: Annotated[str | None, typer.Option("--gate", help="Figures that gate CI: p, r, f, ',' or ';' "
+                                                            "between them.")] = None,
     n_samples: Annotated[int | None, typer.Option("--samples", help="Bootstrap / randomization samples.")] = None,
     confidence: Annotated[float | None, typer.Option("--confidence", help="Confidence of the bootstrap "
                                                                           "interval.")] = None,

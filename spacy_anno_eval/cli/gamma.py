@@ -40,8 +40,8 @@ def gamma(
     empty_pairs: Annotated[EmptyPairs, typer.Option("--empty-pairs", help="γcat/γk: ignore pairs with an empty unit "
                                                                           "(Mathet 2017) or count them as pygamma "
                                                                           "does: ignore or pygamma.")] = "ignore",
-    sets: Annotated[str | None, typer.Option("--sets", help="DocBin: one span set per annotator, "
-                                                            "'spans:ann1;spans:ann2'.")] = None,
+    sets: Annotated[str | None, typer.Option("--sets", help="DocBin: one span set per annotator, ';' "
+                                                            "or ',' between them: 'spans:ann1;spans:ann2'.")] = None,
     unit: Annotated[Unit, typer.Option("--unit", help="DocBin positions: char or token.")] = "char",
     sep: Sep = None,
     json_out: JsonOut = None,

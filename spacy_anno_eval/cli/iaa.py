@@ -35,7 +35,8 @@ IaaMeasure = Literal["fmeasure", "kappa"]
 def iaa(
     corpus: Annotated[Path, typer.Argument(metavar="CORPUS", help="A corpus holding every annotator's set (DocBin "
                                                                   "span groups, CoNLL columns, ...).")],
-    sets: Annotated[str, typer.Option("--sets", help="Annotation sets, ';'-separated: 'spans:ann1;spans:ann2'.")],
+    sets: Annotated[str, typer.Option("--sets", help="Annotation sets, ';' or ',' between them: "
+                                                            "'spans:ann1;spans:ann2'.")],
     types: Types = None,
     measure: Annotated[IaaMeasure, typer.Option("--measure", help="fmeasure (pairwise P/R/F) or kappa (observed "
                                                                   "agreement, Cohen's kappa, Scott's pi on "
@@ -98,25 +99,67 @@ def iaa(
 
 
 def _print_matrix(result: dict[str, Any], kappa: bool) -> None:
+    """The agreement matrix: full set names as headers when they fit the terminal, else numbers with the names
+    as a legend on the rows; F as percentages, kappa with four decimals; then the mean of pairs and, with
+    --bootstrap, the intervals of every pair and type."""
+    import shutil
+
+    from ..report.rows import figure, pct
+
     names = result["annotators"]
-    width = max(len(n) for n in names) + 2
-    typer.echo(f"{'Cohen kappa (mean over types)' if kappa else 'pairwise F'} "
+    columns = shutil.get_terminal_size((80, 24)).columns
+    full = max(9, *(len(n) + 1 for n in names))
+    aliased = (max(len(n) for n in names) + 2) + full * (len(names) + 1) > columns
+    heads = [f"#{i + 1}" for i in range(len(names))] if aliased else names
+    rows = [f"#{i + 1} {n}" for i, n in enumerate(names)] if aliased else names
+    cell_width = 9 if aliased else full
+    width = max(len(r) for r in rows) + 2
+    typer.echo(f"{'Cohen kappa (mean over types)' if kappa else 'pairwise F (%)'} "
                f"({result['matrix']['measure']}, micro), {result['n_docs']} documents")
-    typer.echo(" " * width + "".join(f"{n[:8]:>9}" for n in names) + "     mean")
+    typer.echo(" " * width + "".join(f"{h:>{cell_width}}" for h in heads) + f"{'mean':>{cell_width}}")
 
     def cell(v: float | None) -> str:
-        return f"{'n/a':>9}" if v is None else (f"{v:9.3f}" if kappa else f"{100 * v:9.2f}")
+        return f"{'n/a' if v is None else (figure(v) if kappa else pct(v)):>{cell_width}}"
 
-    for a, name in enumerate(names):
+    for a, name in enumerate(rows):
         cells = "".join(cell(v) for v in result["matrix"]["micro"][a])
         typer.echo(f"{name:<{width}}{cells}{cell(result['matrix']['annotator_mean_micro'][a])}")
     mean = result["mean_of_pairs"]
     if kappa:
-        typer.echo("mean of pairs: " + ", ".join(f"{k} {'n/a' if v is None else f'{v:.3f}'}" for k, v in mean.items()))
+        typer.echo("mean of pairs: " + ", ".join(
+            f"{k} {pct(v) + ' %' if k == 'observed_agreement' and v is not None else figure(v)}"
+            for k, v in mean.items()))
+        _print_intervals(result)
         for w in result["warnings"]:
             typer.echo(f"warning: {w}", err=True)
     else:
-        typer.echo("mean of pairs: " + ", ".join(f"{m} F {100 * mean[m]['f']:.2f}" for m in mean))
+        typer.echo("mean of pairs: " + ", ".join(f"{m} F {pct(mean[m]['f'])}" for m in mean))
         if "mean_of_pairs_bdm" in result:
             typer.echo("mean of pairs, BDM-weighted: " + ", ".join(
-                f"{m} F {100 * v['f']:.2f}" for m, v in result["mean_of_pairs_bdm"].items()))
+                f"{m} F {pct(v['f'])}" for m, v in result["mean_of_pairs_bdm"].items()))
+
+
+def _print_intervals(result: dict[str, Any]) -> None:
+    """The bootstrap intervals of kappa and pi that the result holds, per pair and type (none: nothing)."""
+    from ..report.rows import figure
+
+    lines: list[str] = []
+    info = ""
+    for pair in result.get("pairs", []):
+        shown = []
+        for type_, f in pair.get("per_type", {}).items():
+            parts = []
+            for key, name in (("cohen_kappa", "kappa"), ("scott_pi", "pi")):
+                ci = f.get(f"{key}_ci")
+                if isinstance(ci, dict):
+                    interval = "" if ci.get("low") is None else f" [{figure(ci['low'])}, {figure(ci['high'])}]"
+                    parts.append(f"{name} {figure(f.get(key))}{interval}")
+                    info = f"{ci.get('confidence', 0.95):.0%} bootstrap intervals ({ci.get('n_samples', '?')} samples)"
+            if parts:
+                shown.append(f"  {type_}: {'; '.join(parts)}")
+        if shown:
+            lines += [f"{pair['a']} / {pair['b']}", *shown]
+    if lines:
+        typer.echo(f"{info}, per pair and type:")
+        for line in lines:
+            typer.echo(line)

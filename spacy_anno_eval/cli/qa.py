@@ -84,15 +84,17 @@ def qa(
             raise ConfigError(f"--classify takes TYPE:FEATURE, got {classify!r}")
         split_classify = (type_, feature)
     paths = {fmt_: p for fmt_, p in (("json", json_out), ("md", md_out), ("html", html_out)) if p is not None}
-    report, _, written = run_qa(
+    report, classification, written = run_qa(
         key, response, paths=paths, sharded=shards or dask is not None, measures=chosen, classify=split_classify,
         max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
         key_set=key_set, response_set=response_set, types=split(types), features=split(features), beta=beta,
         pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)),
         reader_options=reader_settings(encoding, sep))
     if not quiet:
-        from ..report.terminal import print_report
+        from ..report.terminal import print_classification, print_report
 
         print_report(report, measures=chosen)
+        if classification is not None:
+            print_classification(classification)
         for name, path in written.items():
             typer.echo(f"{name} report written to {path}", err=True)

@@ -36,7 +36,9 @@ def trees(
     if diff_out is not None:
         write_text(diff_out, result.render_diff())
     if not quiet:
+        from ..report.rows import pct
+
         typer.echo(f"{data['n_sentences']} sentences, {data['n_words']} words")
         for k in ("uas", "las", "las_universal", "label_accuracy"):
             v = data[k]
-            typer.echo(f"{k:<16}{v if isinstance(v, str) else f'{100 * float(v):.2f}'}")
+            typer.echo(f"{k:<16}{v if isinstance(v, str) else f'{pct(v)} %'}")

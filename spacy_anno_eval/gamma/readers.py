@@ -261,8 +261,9 @@ def parse_sets(sets: str | Iterable[str] | None) -> list[str]:
     if sets is None:
         items: list[str] = []
     else:
-        items = [part.strip() for s in ([sets] if isinstance(sets, str) else sets) for part in str(s).split(";")]
-        items = [s for s in items if s]
+        from ..annotations.table import split_names
+
+        items = [part for s in ([sets] if isinstance(sets, str) else sets) for part in split_names(str(s))]
     if not items:
         raise InputError("no annotation sets given: pass one selector per annotator, "
                                  "e.g. --sets 'spans:ann1;spans:ann2'")

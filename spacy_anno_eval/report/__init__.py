@@ -68,6 +68,8 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
         targets.update({fmt: Path(p) for fmt, p in paths.items()})
     if report is None:
         report = evaluation.report()
+    if classification is not None and "classification" not in report:
+        report = {**report, "classification": classification}  # the JSON holds what the pages show
 
     rendered: dict[str, str] = {}
     if "md" in targets:
@@ -82,7 +84,8 @@ def write_reports(evaluation: Any, output_dir: str | os.PathLike | None = None,
             report, evaluation, measures=measures, classification=classification, title=title,
             max_diff_docs=MAX_DIFF_DOCS if max_diff_docs is None else max_diff_docs,
             max_doc_rows=MAX_DOC_ROWS if max_doc_rows is None else max_doc_rows,
-            diff_html=None if diff is None else diff_panel_of(report, diff[0], diff[1], measures))
+            diff_html=None if diff is None else diff_panel_of(report, diff[0], diff[1], measures),
+            diff_docs=None if diff is None else {doc.index for doc in diff[0]})
     written: dict[str, Path] = {}
     for fmt, path in targets.items():
         if fmt == "json":

@@ -40,7 +40,8 @@ def pct(value: Any) -> str:
     """A fraction in [0, 1] as a percentage with two decimals (``0.6744`` -> ``"67.44"``)."""
     if value is None:
         return ""
-    return f"{100 * float(value):.2f}"
+    text = f"{100 * float(value):.2f}"
+    return "0.00" if text == "-0.00" else text  # never a negative zero
 
 
 def figure(value: Any, digits: int = 4) -> str:
@@ -53,7 +54,21 @@ def figure(value: Any, digits: int = 4) -> str:
         return str(value)
     if v != v:  # NaN
         return "n/a"
-    return f"{v:.{digits}f}"
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text  # never a negative zero
+
+
+def macro_docs_note(report: dict[str, Any]) -> str | None:
+    """What the ``macro (docs)`` mean covers, from ``report["macro_docs_coverage"]`` (plain text; escape it
+    for the target format); ``None`` when the report does not say."""
+    cov = report.get("macro_docs_coverage")
+    if not cov:
+        return None
+    n, left = int(cov.get("n_docs", 0)), int(cov.get("n_left_out", 0))
+    text = f"{SUMMARY_LABELS['macro_docs']}: the mean over {n} of {n + left} documents"
+    if left:
+        text += f"; {left} left out, because {cov.get('reason', '')}"
+    return text + "."
 
 
 def _row(scope: str, name: str, counts: dict[str, Any] | None, entry: dict[str, Any],
@@ -67,8 +82,19 @@ def _row(scope: str, name: str, counts: dict[str, Any] | None, entry: dict[str, 
     return row
 
 
-def to_rows(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> list[dict[str, Any]]:
+def as_report(result: Any) -> dict[str, Any]:
+    """The report dict of ``result``: an :class:`~spacy_anno_eval.spans.counts.Evaluation` (its
+    ``report()``) or a report dict already; anything else is a :class:`ConfigError` saying what was given."""
+    if isinstance(result, dict):
+        return result
+    if callable(getattr(result, "report", None)):
+        return result.report()
+    raise ConfigError(f"expected an Evaluation or its report() dict, got {type(result).__name__}")
+
+
+def to_rows(report: Any, measures: Sequence[str] = MEASURES) -> list[dict[str, Any]]:
     """The report as flat rows: per type (sorted), per document (report order), then the summaries.
+    ``report``: an :class:`~spacy_anno_eval.spans.counts.Evaluation` or its ``report()`` dict.
 
     Columns: ``scope`` (``"type"``, ``"doc"`` or ``"summary"``), ``name`` (the
     type, the document id, or ``micro`` / ``macro_types`` / ``macro_docs``),
@@ -78,6 +104,7 @@ def to_rows(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> list[
     report). Document rows are absent when the report was made without them.
     """
     measures = check_measures(measures)
+    report = as_report(report)
     rows = [_row("type", label, entry["counts"], entry, measures)
             for label, entry in sorted(report["per_type"].items())]
     rows += [_row("doc", str(entry["id"]), entry["counts"], entry, measures) for entry in report.get("per_doc", [])]
@@ -87,8 +114,9 @@ def to_rows(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> list[
     return rows
 
 
-def to_dataframe(report: dict[str, Any], measures: Sequence[str] = MEASURES) -> Any:
-    """The rows of :func:`to_rows` as a ``pandas.DataFrame`` (pandas is an optional dependency)."""
+def to_dataframe(report: Any, measures: Sequence[str] = MEASURES) -> Any:
+    """The rows of :func:`to_rows` as a ``pandas.DataFrame`` (pandas is an optional dependency); ``report``: an
+    Evaluation or its ``report()`` dict."""
     try:
         import pandas as pd
     except ImportError as err:

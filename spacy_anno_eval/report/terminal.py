@@ -14,54 +14,78 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-COUNT_COLUMNS = (("Match", "correct"), ("Only key", "missing"), ("Only resp.", "spurious"),
+COUNT_COLUMNS = (("Match", "correct"), ("Only\nkey", "missing"), ("Only\nresp.", "spurious"),
                  ("Overlap", "partial"))
 
 
 def _cells(entry: dict[str, Any], measures: Sequence[str]) -> list[str]:
-    return [f"{100 * entry[m][k]:.2f}" for m in measures for k in "prf"]
+    from .rows import pct
+
+    return [pct(entry[m][k]) for m in measures for k in "prf"]
 
 
 def corpus_table(report: dict[str, Any], measures: Sequence[str] = ("strict", "lenient", "average"),
-                 title: str | None = None) -> Any:
-    """A ``rich.table.Table`` of the per-type, micro and macro figures (percentages)."""
+                 title: str | None = None, counts: bool = True) -> Any:
+    """A ``rich.table.Table`` of the per-type, micro and macro figures (percentages); ``counts=False``: the
+    figures alone (the narrow form of :func:`print_report`)."""
     from rich.table import Table
     from rich.text import Text
 
+    shown = COUNT_COLUMNS if counts else ()
     table = Table(title=None if title is None else Text(title), show_lines=False, header_style="bold")
     table.add_column("Type", style="bold", no_wrap=True)
-    for name, _ in COUNT_COLUMNS:
-        table.add_column(name, justify="right")
+    for name, _ in shown:
+        table.add_column(name, justify="right", no_wrap=True)
     for m in measures:
         for k in "PRF":
-            table.add_column(f"{k} {m}", justify="right")
+            table.add_column(f"{k}\n{m}", justify="right", no_wrap=True)
     for label, entry in sorted(report["per_type"].items()):
-        counts = entry["counts"]
-        table.add_row(Text(str(label)), *(str(counts[c]) for _, c in COUNT_COLUMNS), *_cells(entry, measures))
+        table.add_row(Text(str(label)), *(str(entry["counts"][c]) for _, c in shown), *_cells(entry, measures))
     table.add_section()
-    counts = report["counts"]
-    table.add_row("micro", *(str(counts[c]) for _, c in COUNT_COLUMNS), *_cells(report["micro"], measures),
+    table.add_row("micro", *(str(report["counts"][c]) for _, c in shown), *_cells(report["micro"], measures),
                   style="bold")
-    blank = [""] * len(COUNT_COLUMNS)
+    blank = [""] * len(shown)
     table.add_row("macro (types)", *blank, *_cells(report["macro_types"], measures))
     table.add_row("macro (docs)", *blank, *_cells(report["macro_docs"], measures))
     return table
 
 
-def muc_semeval_table(report: dict[str, Any]) -> Any:
-    """A ``rich.table.Table`` of the MUC and SemEval-2013 counts and P/R/F (percentages)."""
+def fits(console: Any, table: Any) -> bool:
+    """Whether ``table`` prints on ``console`` without a cell cut (a pipe or ``COLUMNS=80``: 80 columns)."""
+    from rich.measure import Measurement
+
+    natural = Measurement.get(console, console.options.update_width(100_000), table).maximum  # not squeezed
+    return natural <= console.width
+
+
+def print_fitting(console: Any, wide: Any, *narrow: Any) -> None:
+    """Print ``wide`` when it fits the console, else the narrower tables ``narrow`` one after the other (the
+    same figures, split), so that no figure is ever cut to ``6…``."""
+    for table in (wide,) if fits(console, wide) or not narrow else narrow:
+        console.print(table)
+
+
+MUC_COUNTS = ("COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT")
+
+
+def muc_semeval_table(report: dict[str, Any], counts: bool = True, figures: bool = True) -> Any:
+    """A ``rich.table.Table`` of the MUC and SemEval-2013 counts and P/R/F (percentages); ``counts`` /
+    ``figures`` False leave those columns out (the narrow form of :func:`print_report`)."""
     from rich.table import Table
 
+    from .rows import pct
+
     table = Table(header_style="bold")
-    table.add_column("Scheme", style="bold")
-    for name in ("COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT"):
-        table.add_column(name, justify="right")
-    for k in "PRF":
-        table.add_column(k, justify="right")
+    table.add_column("Scheme", style="bold", no_wrap=True)
+    shown = MUC_COUNTS if counts else ()
+    prf = "prf" if figures else ""
+    for name in shown:
+        table.add_column(name, justify="right", no_wrap=True)
+    for k in prf:
+        table.add_column(k.upper(), justify="right", no_wrap=True)
     rows = [("MUC", report["muc"])] + [(f"SemEval {s}", v) for s, v in report["semeval"].items()]
     for name, entry in rows:
-        table.add_row(name, *(str(entry[c]) for c in ("COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT")),
-                      *(f"{100 * entry[k]:.2f}" for k in "prf"))
+        table.add_row(name, *(str(entry[c]) for c in shown), *(pct(entry[k]) for k in prf))
     return table
 
 
@@ -71,16 +95,83 @@ def print_report(report: dict[str, Any], console: Any = None,
     figures."""
     from rich.console import Console
 
+    from .rows import pct
+
     console = console or Console()
     settings = report.get("settings", {})
-    console.print(corpus_table(report, measures, title=(
-        f"{report['n_docs']} documents · key {settings.get('key_set', '?')} vs response "
-        f"{settings.get('response_set', '?')} · F-beta {settings.get('beta', 1.0):g}")))
-    console.print(muc_semeval_table(report))
+    title = (f"{report['n_docs']} documents · key {settings.get('key_set', '?')} vs response "
+             f"{settings.get('response_set', '?')} · F-beta {settings.get('beta', 1.0):g}")
+    print_fitting(console, corpus_table(report, measures, title=title), *_packed(console, report, measures, title))
+    coverage = report.get("macro_docs_coverage") or {}
+    if coverage.get("n_left_out"):
+        shown, left = coverage["n_docs"], coverage["n_left_out"]
+        console.print(f"macro (docs): the mean over {shown} of {shown + left} documents; {left} left out, because "
+                      f"{coverage['reason']}", markup=False, highlight=False)
+    print_fitting(console, muc_semeval_table(report), muc_semeval_table(report, figures=False),
+                  muc_semeval_table(report, counts=False))
     if report.get("bdm") is not None:
         console.print("BDM-weighted (micro): " + ", ".join(
-            f"{m} P {100 * v['p']:.2f} R {100 * v['r']:.2f} F {100 * v['f']:.2f}"
+            f"{m} P {pct(v['p'])} R {pct(v['r'])} F {pct(v['f'])}"
             for m, v in report["bdm"]["micro"].items()), markup=False, highlight=False)
+
+
+def _packed(console: Any, report: dict[str, Any], measures: Sequence[str], title: str) -> list[Any]:
+    """The narrow form of the corpus table: the counts, then the measures' P/R/F, as many side by side as the
+    console holds (at 80 columns: counts and strict, then lenient and average)."""
+    tables: list[Any] = []
+    counts, group = True, []  # the table being filled
+    for m in measures:
+        if group and not fits(console, corpus_table(report, [*group, m], counts=counts)):
+            tables.append(corpus_table(report, group, title=None if tables else title, counts=counts))
+            counts, group = False, []
+        elif not group and counts and not fits(console, corpus_table(report, [m])):
+            tables.append(corpus_table(report, (), title=title))  # the counts alone
+            counts = False
+        group.append(m)
+    tables.append(corpus_table(report, group, title=None if tables else title, counts=counts))
+    return tables
+
+
+def _ci(low: Any, high: Any) -> str:
+    from .rows import figure
+
+    return f"[{figure(low)}, {figure(high)}]"
+
+
+def print_classification(table: dict[str, Any], console: Any = None) -> None:
+    """The classification of ``qa --classify`` (:func:`spacy_anno_eval.agreement.classification`'s table):
+    observed and specific agreement (percentages), Cohen's kappa and Scott's pi (with their intervals when a
+    bootstrap gave them), the confusion matrix (rows: key, columns: response)."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from .rows import figure, pct
+
+    console = console or Console()
+    console.print(Text(f"Classification of {table['type']} by {table['feature']} ({table['n']} coextensive "
+                       f"pairs)"))
+    console.print(Text(f"  {'observed agreement':<20}{pct(table['observed_agreement'])} %"))
+    for key, name in (("cohen_kappa", "Cohen's kappa"), ("scott_pi", "Scott's pi")):
+        line = f"  {name:<20}{figure(table.get(key))}"
+        ci = table.get(f"{key}_ci")
+        if isinstance(ci, dict) and ci.get("low") is not None:
+            line += f"  {ci.get('confidence', 0.95):.0%} CI {_ci(ci['low'], ci['high'])}"
+        console.print(Text(line))
+    matrix = Table(title=Text("key (rows) × response (columns)"), header_style="bold")
+    matrix.add_column("key", style="bold", no_wrap=True)
+    for c in table["categories"]:
+        matrix.add_column(Text(str(c)), justify="right", no_wrap=True)
+    matrix.add_column("specific %", justify="right", no_wrap=True)
+    specific = table.get("specific_agreement", {})
+    for c, row in zip(table["categories"], table["matrix"], strict=True):
+        matrix.add_row(Text(str(c)), *(str(v) for v in row), pct(specific.get(c)))
+    if fits(console, matrix):
+        console.print(matrix)
+    else:  # too many categories side by side: one line each
+        for c, row in zip(table["categories"], table["matrix"], strict=True):
+            cells = ", ".join(f"{b} {v}" for b, v in zip(table["categories"], row, strict=True) if v)
+            console.print(Text(f"  key {c}: {cells or 'none'}; specific agreement {pct(specific.get(c))} %"))
 
 
 def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = None, max_rows: int = 50) -> None:
@@ -90,12 +181,14 @@ def print_below_threshold(low: dict[str, Any], threshold: float, console: Any = 
     from rich.console import Console
     from rich.text import Text
 
+    from .rows import pct
+
     console = console or Console()
     if not low:
         console.print(f"every per-type precision and recall is at or above the threshold {threshold:g}")
         return
     for label, entry in sorted(low.items()):
-        figures = ", ".join(f"{k} {100 * v:.2f}" for k, v in entry["figures"].items())
+        figures = ", ".join(f"{k} {pct(v)}" for k, v in entry["figures"].items())
         console.print(Text.assemble((str(label), "bold"), f" below {threshold:g}: {figures}"))
         rows = entry["annotations"]
         for row in rows[:max_rows]:

@@ -96,6 +96,8 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
                             **settings)
         classification = merged[0].table() if merged else None
         report = ev.report(lazy=True)  # per-document rows built when written, a chunk at a time
+        if classification is not None:  # the JSON holds what the HTML and the terminal show
+            report["classification"] = classification
         written: dict[str, Path] = {}
         if diff is not None:  # first: a failure leaves every earlier report as it was
             written["html"] = diff.write(report, ev.doc_ids, classification=classification,

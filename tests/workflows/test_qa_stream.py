@@ -117,7 +117,8 @@ def test_cli_qa_shards(corpus, tmp_path):
                                       "A:label", "--html", str(tmp_path / "q.html"), "--json",
                                       str(tmp_path / "q.json"), "--max-diff-docs", "0", "--quiet"])
     assert result.exit_code == 0, result.output
-    whole = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy")).report()
+    ev = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy"))
+    whole = {**ev.report(), "classification": classification_table(ev, "A", "label")}  # --classify: in the JSON too
     assert json.loads((tmp_path / "q.json").read_text()) == json.loads(json.dumps(whole))
     html = (tmp_path / "q.html").read_text(encoding="utf8")
     assert html.count('<section class="doc"') == 50 and "Classification" in html
