@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, InputError, where
-from .table import INDEX, Corpus, SpanTable, SpanTableBuilder, parse_selector
+from .table import ALL_FEATURES, INDEX, Corpus, SpanTable, SpanTableBuilder, parse_selector
 
 #: the ``user_data`` keys that give a document its id, in order of precedence
 DOC_ID_KEYS = ("doc_id", "id")
@@ -208,8 +208,13 @@ def spans_from_docs(docs: Sequence[Any], selector: str = "ents",
 
 
 def span_features(span: Any, names: Iterable[str]) -> dict[str, Any]:
-    """The named attributes of a spaCy Span as a feature dict (empty values left out)."""
+    """The named attributes of a spaCy Span as a feature dict (empty values left out); ``*``
+    (:data:`~.table.ALL_FEATURES`) names ``kb_id``, ``id`` and every Span extension."""
     out: dict[str, Any] = {}
+    if ALL_FEATURES in names:
+        from spacy.tokens.underscore import Underscore
+
+        names = ["kb_id", "id", *(f"_.{ext}" for ext in Underscore.span_extensions)]
     for name in names:
         if name.startswith("_."):
             ext = name[2:]

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..annotations.table import Corpus, SpanTable, SpanTableBuilder, one_layer_selectors
+from ..annotations.table import ALL_FEATURES, Corpus, SpanTable, SpanTableBuilder, one_layer_selectors
 from ..errors import DiscontinuousSpanWarning, InputError, where
 
 IGNORED_KINDS = ("R", "E", "N", "*", "#")
@@ -139,7 +139,7 @@ def _attribute(fields: list[str], spans: dict[str, _Span], source: str, lineno: 
     if target not in spans:
         raise InputError(f"{where(source, line=lineno)}: attribute {fields[0]} names {target}, "
                                  f"which is not a text-bound annotation of this file")
-    if name in keep:
+    if name in keep or ALL_FEATURES in keep:
         spans[target].features[name] = parts[2] if len(parts) == 3 else True
     return name
 

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.table import INDEX, Corpus, SpanTableBuilder, one_layer_selectors
+from ..annotations.table import ALL_FEATURES, INDEX, Corpus, SpanTableBuilder, one_layer_selectors
 from ..errors import InputError, where
 
 _SPAN_KEYS = {"start", "end", "label", "token_start", "token_end", "features"}
@@ -262,6 +262,8 @@ def _span_fields(item: Any, field: str, i: int, source: str, line_no: int,
 
 def _features(extra: dict[str, Any], wanted: tuple[str, ...]) -> dict[str, Any]:
     nested = extra.get("features") if isinstance(extra.get("features"), dict) else {}
+    if ALL_FEATURES in wanted:  # every feature: the span's other keys, then its "features" dict, which wins
+        return {**{k: v for k, v in extra.items() if k not in _SPAN_KEYS}, **{str(k): v for k, v in nested.items()}}
     out = {}
     for name in wanted:
         if name in nested:

@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 
 from ..annotations.docs import as_docs, corpus_from_docs
-from ..annotations.table import Corpus, SpanTable, name_list
+from ..annotations.table import ALL_FEATURES, Corpus, SpanTable, name_list, wants_all_features
 from ..errors import ConfigError, InputError, where
 from ..figures import check_beta, check_zero_division
 from .align import align_spans, select_types
+from .by_position import pair_by_position
 from .counts import Evaluation
 from .credit import CreditRule
 
@@ -199,7 +200,7 @@ def check_features(features: Sequence[str], carried: set[str], found: Sequence[S
     """Raise :class:`InputError` for a feature of ``features`` that no annotation carries (``carried``), listing
     the features the annotations carry (``found``: each corpus's :attr:`Corpus.found_features`, ``None`` where
     not known). ``where_`` names the sets."""
-    missing = [f for f in features if f not in carried]
+    missing = [f for f in features if f not in carried and f != ALL_FEATURES]  # "*" names every feature
     if not missing:
         return
     known = [f for f in found if f is not None]
@@ -235,9 +236,10 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     ``response_set`` (default: the same as ``key_set``) select the annotation
     sets (``ents``, ``spans:NAME``, or a reader's set name such as ``key``);
     ``types`` restricts the labels (a list, or one type as a string); ``features``
-    names GATE's significant features (likewise); ``min_overlap`` (percent of the key's length, as nervaluate's
-    ``min_overlap_percentage``) is the least overlap for two annotations whose
-    spans differ to pair at all (partial, or overlap with another label);
+    names GATE's significant features (likewise; ``["*"]``: every feature that some annotation of either side
+    carries, GATE's "all features", kept as ``["*"]`` in the settings so that shards merge); ``min_overlap``
+    (percent of the key's length, as nervaluate's ``min_overlap_percentage``) is the least overlap for two
+    annotations whose spans differ to pair at all (partial, or overlap with another label);
     ``reader_options`` go to the file readers (each file's reader gets those it
     takes; one that no reader takes is refused). ``credit``: a credit rule
     (:class:`~spacy_anno_eval.spans.credit.CreditRule`, e.g.
@@ -274,6 +276,7 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
         raise InputError(f"{kc.source or 'key'}: the corpus has no documents")
     order = match_documents(kc, rc)
     if check_text and kc is not rc:
+        rc = pair_by_position(kc, rc, order)  # CoNLL with re-spelt tokens: conlleval's pairing, with a warning
         check_texts(kc, rc, order)
     names_checked = check_names and not (kc.part or rc.part)
     if names_checked:
@@ -289,11 +292,14 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
         sides = _sides(kc, rc, key_set, response_set)
         if types:
             check_types(types, present_labels(ktab) | present_labels(rtab), sides)
-        if features:
+        if features and not wants_all_features(features):
             check_features(features, carried_features(ktab) | carried_features(rtab),
                            [kc.found_features, rc.found_features], sides)
     ktab, rtab = select_types(ktab, types), select_types(rtab, types)
-    alignment = align_spans(ktab, rtab, features=features, pairing=pairing, min_overlap=min_overlap)
+    significant = features
+    if wants_all_features(features):  # GATE's "all features": every feature an annotation of either side carries
+        significant = sorted(carried_features(ktab) | carried_features(rtab)) or None
+    alignment = align_spans(ktab, rtab, features=significant, pairing=pairing, min_overlap=min_overlap)
     settings = {"beta": beta, "zero_division": zero_division, "pairing": pairing, "min_overlap": min_overlap,
                 "key_set": key_set, "response_set": response_set,
                 "types": list(types) if types else None, "features": list(features) if features else None}

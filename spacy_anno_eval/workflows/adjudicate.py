@@ -30,7 +30,10 @@ in the gold set once, with the features and origin of its first acceptance
 :func:`to_docs` turns the result into spaCy Docs whose tokens fall on every
 accepted span's boundaries, and :func:`write_docbin` writes them atomically;
 :func:`adjudicate_files` does all of it for two files (the ``anno-eval
-adjudicate`` command).
+adjudicate`` command). :func:`undecided_choices` lists the rows still
+undecided in the choices format (``adjudicate --undecided FILE``): a person
+edits that file (keeps a line, sets its ``side`` to ``none`` or deletes it)
+and passes it back as ``--choices``.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdjudicationWarning, ConfigError, InputError, where
-from ..spans.align import CORRECT
+from ..spans.align import CORRECT, STATUS_NAMES
 
 SIDES = ("key", "response", "none")
 
@@ -351,12 +354,13 @@ def write_docbin(docs: Iterable[Any], path: str | os.PathLike) -> Path:
     return write_bytes(path, DocBin(store_user_data=True, docs=docs).to_bytes())
 
 
-def _unresolved(evaluation: Any, result: _Result, accept_agreed: bool) -> int:
-    """Diff rows none of whose annotations was accepted or decided on (GATE's rows left in the table)."""
+def _undecided_rows(evaluation: Any, result: _Result, accept_agreed: bool) -> list[tuple[int, int, int, int]]:
+    """``(doc, key_row, response_row, status)`` of the Diff rows none of whose annotations was accepted or
+    decided on (GATE's rows left in the table), in document order."""
     al = evaluation.alignment
     labels = al.labels
     gold = [{(a["start"], a["end"], a["label"]) for a in anns} for anns in result.accepted]
-    count = 0
+    out = []
     for doc, k, r, status in zip(al.doc.tolist(), al.key_row.tolist(), al.response_row.tolist(),
                                  al.status.tolist(), strict=True):
         if accept_agreed and status == CORRECT:
@@ -366,16 +370,69 @@ def _unresolved(evaluation: Any, result: _Result, accept_agreed: bool) -> int:
             if row >= 0:
                 span = (int(table.start[row]), int(table.end[row]), labels[int(table.label[row])])
                 done = done or span in gold[doc] or (doc, *span) in result.decided
-        count += not done
-    return count
+        if not done:
+            out.append((doc, k, r, status))
+    return out
+
+
+def _unresolved(evaluation: Any, result: _Result, accept_agreed: bool) -> int:
+    """How many Diff rows are left undecided (:func:`_undecided_rows`)."""
+    return len(_undecided_rows(evaluation, result, accept_agreed))
+
+
+def undecided_choices(evaluation: Any, choices: Any = None, *, accept_agreed: bool = True) -> list[dict[str, Any]]:
+    """The Diff rows still undecided after ``choices`` (and, with ``accept_agreed``, the agreed rows), as lines
+    of the choices format for a person to fill in.
+
+    Each row gives one line per annotation it has (a correct row, only its
+    key's): ``{"doc", "side", "start", "end", "label"}`` with ``side`` the
+    side that has the annotation, so that the line, kept as it is, copies that
+    annotation to the gold set; set ``side`` to ``"none"`` to reject it, or
+    delete the line to leave it undecided. The extra keys, which
+    :func:`read_choices` ignores, say what the row is: ``row`` (its number
+    here: the lines of one row are alternatives), ``status`` (the Diff status),
+    ``text`` (when the texts are known) and ``features`` (when it has any).
+    """
+    return _undecided_lines(evaluation, _adjudicate(evaluation, choices, accept_agreed), accept_agreed)
+
+
+def _undecided_lines(evaluation: Any, result: _Result, accept_agreed: bool) -> list[dict[str, Any]]:
+    al = evaluation.alignment
+    lines: list[dict[str, Any]] = []
+    for n, (doc, k, r, status) in enumerate(_undecided_rows(evaluation, result, accept_agreed), 1):
+        sides = [("key", al.key, k)] + ([] if status == CORRECT else [("response", al.response, r)])
+        for side, table, row in sides:
+            if row < 0:
+                continue
+            ann = evaluation.annotation(table, row, doc)
+            line = {"doc": evaluation.doc_ids[doc], "side": side, "start": ann["start"], "end": ann["end"],
+                    "label": ann["label"], "row": n, "status": STATUS_NAMES[status]}
+            if "text" in ann:
+                line["text"] = ann["text"]
+            if ann.get("features"):
+                line["features"] = ann["features"]
+            lines.append(line)
+    return lines
+
+
+def write_choices(lines: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Path:
+    """Write choices lines (:func:`undecided_choices`) as JSONL to ``path``, atomically."""
+    import json
+
+    from ..files import write_text
+
+    return write_text(path, "".join(json.dumps(dict(line), ensure_ascii=False, default=str) + "\n"
+                                    for line in lines))
 
 
 def adjudicate_files(key_path: str | os.PathLike, response_path: str | os.PathLike, out_path: str | os.PathLike,
                      choices_path: str | os.PathLike | None = None, key_set: str = "ents",
                      response_set: str | None = None, target: str = "gold", fmt: str = "auto",
-                     accept_agreed: bool = True, reader_options: dict[str, Any] | None = None) -> dict[str, Any]:
+                     accept_agreed: bool = True, reader_options: dict[str, Any] | None = None,
+                     undecided_path: str | os.PathLike | None = None) -> dict[str, Any]:
     """Adjudicate two annotation files into a gold DocBin at ``out_path`` (``reader_options``, such as
-    ``encoding`` or ``sep``, go to the file readers).
+    ``encoding`` or ``sep``, go to the file readers); with ``undecided_path``, also write the rows still
+    undecided there, in the choices format, for a person to fill in (:func:`undecided_choices`).
 
     Reads and aligns ``key_path`` and ``response_path`` (any format
     :func:`spacy_anno_eval.io.read_corpus` reads; ``key_set`` /
@@ -404,10 +461,15 @@ def adjudicate_files(key_path: str | os.PathLike, response_path: str | os.PathLi
     out = write_docbin(docs, out_path)
     agreed = sum(a["origin"] == "agreed" for anns in result.accepted for a in anns)
     total = sum(len(anns) for anns in result.accepted)
-    return {"docs": len(docs), "agreed": agreed, "chosen": total - agreed, "rejected": result.rejected,
-            "total": total, "unresolved": _unresolved(evaluation, result, accept_agreed), "out": str(out),
-            "target": target}
+    summary = {"docs": len(docs), "agreed": agreed, "chosen": total - agreed, "rejected": result.rejected,
+               "total": total, "unresolved": _unresolved(evaluation, result, accept_agreed), "out": str(out),
+               "target": target}
+    if undecided_path is not None:
+        lines = _undecided_lines(evaluation, result, accept_agreed)
+        summary["undecided"] = str(write_choices(lines, undecided_path))
+        summary["undecided_lines"] = len(lines)
+    return summary
 
 
 __all__ = ["AdjudicationWarning", "Choice", "SIDES", "adjudicate", "adjudicate_files", "read_choices", "to_docs",
-           "write_docbin"]
+           "undecided_choices", "write_choices", "write_docbin"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -284,3 +285,49 @@ def test_write_docbin_is_atomic(tmp_path, demo, monkeypatch):
 def test_merged_evaluation_cannot_be_adjudicated(demo):
     with pytest.raises(ValueError, match="keeps no pairs"):
         adjudicate(demo.merge(demo))
+
+
+def test_undecided_rows_round_trip_as_choices(tmp_path, demo):
+    """``adjudicate --undecided FILE`` lists the rows left, in the choices format; kept as it is, the file
+    reads back as choices that decide every row."""
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli.app import app
+    from spacy_anno_eval.workflows.adjudicate import undecided_choices
+
+    undecided = tmp_path / "undecided.jsonl"
+    result = CliRunner().invoke(app, ["adjudicate", str(KEY), str(RESPONSE), "--out", str(tmp_path / "gold.spacy"),
+                                      "--undecided", str(undecided)])
+    assert result.exit_code == 0, result.output
+    n_rows = int(re.search(r"(\d+) rows left undecided", result.output).group(1))
+    assert n_rows > 0 and f"listed in {undecided}" in result.output
+    lines = [json.loads(x) for x in undecided.read_text(encoding="utf-8").splitlines()]
+    assert lines == undecided_choices(demo)
+    assert len({x["row"] for x in lines}) == n_rows
+    assert {x["side"] for x in lines} == {"key", "response"} and all(x["status"] != "correct" for x in lines)
+    first = lines[0]
+    assert demo.texts[demo.doc_ids.index(first["doc"])][first["start"]:first["end"]] == first["text"]
+    # read back as choices: every annotation listed is in the gold set, and no row is left
+    choices = read_choices(undecided)
+    assert [(c.doc, c.side, c.start, c.end, c.label) for c in choices] == [
+        (x["doc"], x["side"], x["start"], x["end"], x["label"]) for x in lines]
+    gold = dict(zip(demo.doc_ids, _spans(adjudicate(demo, choices)), strict=True))
+    assert all((x["start"], x["end"], x["label"]) in gold[x["doc"]] for x in lines)
+    assert undecided_choices(demo, choices) == []
+    # a person rejects a row's annotations: that row is decided too, and its annotations stay out
+    edited = [{**x, "side": "none"} if x["row"] == 1 else x for x in lines]
+    _write_choices(undecided, edited)
+    gold = dict(zip(demo.doc_ids, _spans(adjudicate(demo, read_choices(undecided))), strict=True))
+    assert not any((x["start"], x["end"], x["label"]) in gold[x["doc"]] for x in edited if x["row"] == 1)
+    assert undecided_choices(demo, read_choices(undecided)) == []
+    # with part of the rows decided, only the others are listed
+    partial = undecided_choices(demo, [c for c in choices if c.doc == lines[0]["doc"]])
+    assert partial and all(x["doc"] != lines[0]["doc"] for x in partial)
+
+
+def test_undecided_without_agreed_lists_correct_rows_once(demo):
+    from spacy_anno_eval.workflows.adjudicate import undecided_choices
+
+    lines = undecided_choices(demo, accept_agreed=False)
+    correct = [x for x in lines if x["status"] == "correct"]
+    assert len(correct) == N_AGREED and {x["side"] for x in correct} == {"key"}
