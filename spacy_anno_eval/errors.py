@@ -61,8 +61,22 @@ class AdjudicationWarning(UserWarning):
     """Something in the adjudicated gold set the user should know (e.g. documents without ``doc.ents``)."""
 
 
+class EmptyKeyWarning(UserWarning):
+    """The ``anno_eval`` component's key set is empty in every document so far: the gold must be on the Docs
+    (for example ``doc.spans["gold"]``) for anything but spurious annotations to be counted."""
+
+
 class DiscontinuousSpanWarning(UserWarning):
     """A discontinuous brat span was read as one span from its first start to its last end."""
+
+
+class TokenMismatchWarning(UserWarning):
+    """A response's tokens were paired with the key's by position although some are spelt differently.
+
+    As conlleval does: a CoNLL response with the key's sentences and token counts but some tokens
+    re-spelt (WNUT-17's MIC-CIS writes "get" for "gt") is scored on the key's text. Warned once per
+    comparison, naming how many tokens differ and the first one.
+    """
 
 
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,

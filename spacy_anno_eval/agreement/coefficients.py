@@ -133,6 +133,12 @@ class Agreement:
     #: a bootstrap interval ``{"low", "high", "confidence", "n_samples", "seed"}`` when one was asked for
     ci: dict[str, Any] | None = None
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the value with its parts (:func:`spacy_anno_eval.report.notebook.agreement_html`)."""
+        from ..report.notebook import agreement_html
+
+        return agreement_html(self)
+
     def __float__(self) -> float:
         """The value as a float: NaN when the coefficient is undefined (``None``), for arithmetic."""
         return float("nan") if self.value is None else float(self.value)

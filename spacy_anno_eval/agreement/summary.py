@@ -259,7 +259,7 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         kappas = [entry["cohen_kappa"] for entry in pairwise if "cohen_kappa" in entry]
     out_warnings.extend(str(w.message) for w in caught if issubclass(w.category, UndefinedFigureWarning))
     defined = [k for k in kappas if k is not None]
-    return {
+    return AgreementSummary({
         "n_units": n_units,
         "n_annotators": n_ann,
         "annotators": names,
@@ -283,8 +283,17 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
                          for k, v in enumerate(values)},
         "pairwise": pairwise,
         "warnings": list(dict.fromkeys(out_warnings)),
-    }
+    })
 
 
-__all__ = ["Printed", "agreement_summary", "cohen_kappa", "davies_fleiss_kappa", "fleiss_kappa",
+class AgreementSummary(dict):
+    """The JSON-ready dict of :func:`agreement_summary`, which also renders itself in a notebook."""
+
+    def _repr_html_(self) -> str:
+        from ..report.notebook import agreement_summary_html
+
+        return agreement_summary_html(self)
+
+
+__all__ = ["AgreementSummary", "Printed", "agreement_summary", "cohen_kappa", "davies_fleiss_kappa", "fleiss_kappa",
            "krippendorff_alpha", "read_table", "scott_pi"]

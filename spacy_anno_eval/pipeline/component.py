@@ -309,6 +309,8 @@ class AnnoEval(Pipe):
             raise ConfigError(f"anno_eval: scorer must be a registered scorer (callable), got {scorer!r}")
         self.scorer = scorer
         self._pending = _Collected()
+        self._key_seen = False
+        self._warned_no_key = False
         self.last_evaluation: Any = None
         self.last_report: dict[str, Any] | None = None
         self.last_paths: dict[str, Any] = {}
@@ -355,10 +357,30 @@ class AnnoEval(Pipe):
             return
         results = doc_results(self._align(docs, docs, self.key), len(docs),
                               keep_features=[self.bdm_feature] if self.bdm_feature else ())
+        self._warn_if_no_key(results)
         for doc, result in zip(docs, results, strict=True):
             stored = dict(doc._.get(EXTENSION) or {})
             stored[self.name] = result
             doc._.set(EXTENSION, stored)
+
+    def _warn_if_no_key(self, results: list[dict[str, Any]]) -> None:
+        """Warn once while the key set is empty in every document seen: a pipeline run over plain texts has no
+        gold on its Docs, and every response annotation would count as spurious."""
+        if self._key_seen or not results:
+            return
+        if any(r["key"] for r in results):
+            self._key_seen = True
+            return
+        if not self._warned_no_key:
+            import warnings
+
+            from ..errors import EmptyKeyWarning
+
+            self._warned_no_key = True
+            where_ = "doc.ents" if self.key == "ents" else f"doc.spans[{self.key.partition(':')[2]!r}]"
+            warnings.warn(f"anno_eval: the key set {self.key!r} is empty in every document so far; the gold must "
+                          f"be on the Docs ({where_}) for the QA to count anything but spurious annotations",
+                          EmptyKeyWarning, stacklevel=3)
 
     def result(self, doc: Doc) -> dict[str, Any] | None:
         """This component's result on ``doc`` (``None`` when it has not processed the Doc)."""

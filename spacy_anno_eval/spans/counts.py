@@ -40,6 +40,9 @@ from .measures import (
 )
 
 N_FIELDS = len(FIELDS)
+# why the macro mean over documents covers fewer documents than the corpus has (report["macro_docs_coverage"])
+MACRO_DOCS_REASON = ("documents with no annotation on either side (key or response) have no defined precision "
+                     "or recall")
 
 
 def count_pairs(alignment: PairTable, group: np.ndarray | None, n_groups: int) -> np.ndarray:
@@ -331,6 +334,13 @@ class Evaluation:
             out["features"] = dict(table.features[row])
         return out
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the summary cards, the per-type table and the first documents of the Diff
+        (:func:`spacy_anno_eval.report.notebook.evaluation_html`)."""
+        from ..report.notebook import evaluation_html
+
+        return evaluation_html(self)
+
     def merge(self, other: Evaluation) -> Evaluation:
         """The evaluation of both corpora together (documents appended); see :meth:`concat`."""
         return Evaluation.concat([self, other])
@@ -415,6 +425,9 @@ class Evaluation:
             "micro": _floats(gate_prf(total, beta, zd)),
             "macro_types": macro(type_prf, present_t),
             "macro_docs": macro(doc_prf, present_d),
+            # how many documents the macro mean covers, and why the others are left out
+            "macro_docs_coverage": {"n_docs": int(len(present_d)), "n_left_out": len(self.doc_ids) - len(present_d),
+                                    "reason": MACRO_DOCS_REASON},
             "per_type": {},
             "muc": _floats(muc_prf(total, beta, zd)),
             "semeval": _floats(semeval_prf(total, beta, zd)),

@@ -51,6 +51,12 @@ class BenchmarkResult:
     #: evaluation was scored window by window (its pairs are gone)
     diffs: dict[str, tuple[list[Any], int]] = field(default_factory=dict)
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: the verdict and the per-type table (:mod:`spacy_anno_eval.report.notebook`)."""
+        from ...report.notebook import benchmark_html
+
+        return benchmark_html(self.report)
+
 
 def load_marked(bench: BenchmarkDir, settings: BenchmarkSettings) -> Corpus:
     """The gold corpus of ``marked/`` with the key set and the significant features."""
