@@ -61,10 +61,14 @@ setup(
             "pygamma-agreement==0.5.9",
             "teklia-nerval==0.3.3",
             "dask[distributed]>=2024.1",
+            "gatenlp>=1.0.8",  # peers of the annotation-tool readers: same file, same annotations
+            "dkpro-cassis>=0.9",
+            "bioc>=2.1",
             "ruff>=0.5",
             "import-linter>=2.1",  # the layer contract in .importlinter, checked by .ci/run
         ],
         "owl": ["rdflib>=6"],
+        "nif": ["rdflib>=6"],
         "dask": ["dask[distributed]>=2024.1"],
     },
     entry_points={

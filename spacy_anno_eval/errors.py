@@ -70,6 +70,22 @@ class DiscontinuousSpanWarning(UserWarning):
     """A discontinuous brat span was read as one span from its first start to its last end."""
 
 
+class CoveredTextWarning(UserWarning):
+    """A file's offsets disagree with its own record of the covered text (NIF ``anchorOf``, Label Studio
+    ``value.text``, BioC ``<text>``, ...): one warning per file, with the count and the first example; the
+    offsets are kept."""
+
+
+class ZeroLengthWarning(UserWarning):
+    """Annotations with no extent (start == end, GATE's and UIMA's point annotations) were left out: a span
+    compares by its characters, and these have none."""
+
+
+class CoverageWarning(UserWarning):
+    """Annotators compared on part of the corpus only: some documents hold no annotation record of one of them
+    (never annotated, skipped or cancelled), so each pair covers the documents both annotated."""
+
+
 class TokenMismatchWarning(UserWarning):
     """A response's tokens were paired with the key's by position although some are spelt differently.
 

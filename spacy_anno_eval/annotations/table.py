@@ -190,6 +190,21 @@ class Corpus:
     #: the tokens of a token-per-line file (CoNLL), so that a response whose tokens are re-spelt can be paired
     #: with the key by position (:mod:`spacy_anno_eval.spans.by_position`); ``None`` for other readers
     tokens: Tokens | None = None
+    #: which documents each set covers, for the sets that miss some (``{"spans:ann1": bool array}``): ``False``
+    #: where the file holds no annotation record of that set (an annotator who never opened, skipped or cancelled
+    #: the document) as opposed to a finished annotation that is empty; a set not in the dict (or ``None``)
+    #: covers every document
+    coverage: dict[str, np.ndarray] | None = None
+    #: the sets that are annotators (users, model versions, named sets of a tool's export), as selectors, in the
+    #: file's order: what ``iaa``, ``gamma`` and ``agreement`` compare when no ``--sets`` are given; ``None``
+    #: when the format does not say
+    annotator_sets: list[str] | None = None
+
+    def covered(self, name: str) -> np.ndarray:
+        """Whether set ``name`` covers each document (:attr:`coverage`; all ``True`` when not recorded)."""
+        if self.coverage and name in self.coverage:
+            return np.asarray(self.coverage[name], dtype=bool)
+        return np.ones(len(self), dtype=bool)
 
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
@@ -208,8 +223,10 @@ class Corpus:
         fingerprints = None if self.text_fingerprints is None else self.text_fingerprints[a:b]
         lengths = None if self.text_lengths is None else self.text_lengths[a:b]
         given = None if self.given_ids is None else self.given_ids[a:b]
+        coverage = None if self.coverage is None else {k: v[a:b] for k, v in self.coverage.items()}
         return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths,
-                      given, self.found_sets, self.found_features, part=True)
+                      given, self.found_sets, self.found_features, part=True, coverage=coverage,
+                      annotator_sets=self.annotator_sets)
 
     def get_set(self, name: str) -> SpanTable:
         """The annotation set ``name``; an empty table when the corpus has none of it.

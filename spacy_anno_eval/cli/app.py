@@ -292,10 +292,11 @@ def check_sep(value: str | None) -> str | None:
     return value
 
 
-def reader_settings(encoding: str | None, sep: str | None) -> dict[str, str]:
-    """The reader options of ``--encoding`` / ``--sep``: only those given (a reader that takes neither still
-    reads the file; one given to a reader that does not take it is refused by name)."""
-    return {k: v for k, v in (("encoding", encoding), ("sep", sep)) if v is not None}
+def reader_settings(encoding: str | None, sep: str | None, label_feature: str | None = None) -> dict[str, str]:
+    """The reader options of ``--encoding`` / ``--sep`` / ``--label-feature``: only those given (a reader that
+    takes none of them still reads the file; one given to a reader that does not take it is refused by name)."""
+    return {k: v for k, v in (("encoding", encoding), ("sep", sep), ("label_feature", label_feature))
+            if v is not None}
 
 
 # -- the choices (typer checks them; tests/cli/test_options.py checks they match the families' own lists) ----------
@@ -308,8 +309,15 @@ KeyCorpus = Annotated[Path, typer.Argument(metavar="KEY", help="Key (gold) corpu
                                                               "file or brat folder.")]
 ResponseCorpus = Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response (system) corpus, same documents "
                                                                          "and texts as the key.")]
+LabelFeature = Annotated[str | None, typer.Option("--label-feature", help="Annotation-tool exports: take each "
+                                                  "annotation's label from this feature (INCEpTION keeps NER labels "
+                                                  "in 'value'); default: the annotation type.")]
+MissingAsEmpty = Annotated[bool, typer.Option("--missing-as-empty", help="Count a document an annotator never "
+                                              "annotated as annotated with nothing (by default it is left out of "
+                                              "that annotator's pairs).")]
 Format = Annotated[str, typer.Option("--format", "-f", callback=check_format,
-                                     help="Input format: auto, docbin, jsonl, conll, brat (or a plugin's).")]
+                                     help="Input format: auto, docbin, jsonl, conll, brat, gate, xmi, tsv3, "
+                                          "labelstudio, doccano, bioc, prodigy, nif (or a plugin's).")]
 KeySet = Annotated[str, typer.Option("--key-set", help="Key (gold) annotation set: ents, spans:NAME, column:N "
                                                        "(CoNLL).")]
 ResponseSet = Annotated[str | None, typer.Option("--response-set", help="Response annotation set; default: the "

@@ -47,7 +47,6 @@ import json
 import math
 import os
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -496,12 +495,9 @@ def read_eaf(path: PathLike) -> Continuum:
     """
     p = Path(path)
     src = str(p)
-    try:
-        root = ET.parse(p).getroot()
-    except ET.ParseError as exc:
-        raise InputError(f"{where(src, line=exc.position[0])}: invalid XML ({exc})") from exc
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
+    from ..io.xml import parse_xml  # entities refused
+
+    root = parse_xml(p, source=src)
     if root.tag.rsplit("}", 1)[-1] != "ANNOTATION_DOCUMENT":
         raise InputError(f"{src}: not an ELAN file (root element {root.tag!r}, expected ANNOTATION_DOCUMENT)")
     slots: dict[str, float | None] = {}

@@ -8,6 +8,22 @@ Built-in formats (name: suffixes):
   ``.bio``, ``.bioes``, ``.tsv``, ``.txt``), read by :mod:`.conll`;
 - ``brat``: brat standoff (``.ann`` beside ``.txt``, or a folder of them), read by :mod:`.brat`.
 
+Annotation tools' exports, one set per annotator, user, model version or
+named set (:mod:`.multiset` holds the rules they share):
+
+- ``gate``: GATE XML (``GateDocument``) and gatenlp's bdoc JSON (``.bdocjs``), read by :mod:`.gate`;
+- ``xmi``: UIMA CAS XMI as INCEpTION exports it (``.xmi``, with its type system), read by :mod:`.xmi`;
+- ``tsv3``: WebAnno / INCEpTION TSV3 (``.tsv`` starting ``#FORMAT=WebAnno TSV 3``), read by :mod:`.tsv3`;
+- ``labelstudio``: Label Studio JSON exports (``.json``), read by :mod:`.labelstudio`;
+- ``doccano``: doccano JSONL exports, read by :mod:`.doccano`;
+- ``bioc``: BioC XML and JSON, read by :mod:`.bioc`;
+- ``prodigy``: Prodigy JSONL with ``_annotator_id`` (one set per annotator), read by :mod:`.prodigy`;
+- ``nif``: NIF 2.x Turtle (``.ttl``), read by :mod:`.nif`.
+
+Where a suffix is shared (``.xml``, ``.json``, ``.jsonl``, ``.tsv``), the
+file's beginning tells the format (:func:`detect_format`); a folder is read
+in the format of the files it holds.
+
 Every reader has the signature ``reader(path, *, selectors, features, **options) -> Corpus``.
 ``selectors`` are the annotation sets the caller wants (``ents``, ``spans:NAME``,
 or a format's own names); readers of single-layer formats (JSONL spans, CoNLL
@@ -58,7 +74,17 @@ _BUILTIN: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "conll": ("conll", "read_conll", (".conll", ".iob", ".iob1", ".iob2", ".bio", ".bioes", ".bilou",
                                       ".tsv", ".txt", ".annotated")),
     "brat": ("brat", "read_brat", (".ann",)),
+    "gate": ("gate", "read_gate", (".bdocjs", ".gate.xml")),
+    "xmi": ("xmi", "read_xmi", (".xmi",)),
+    "tsv3": ("tsv3", "read_tsv3", ()),
+    "labelstudio": ("labelstudio", "read_labelstudio", ()),
+    "doccano": ("doccano", "read_doccano", ()),
+    "bioc": ("bioc", "read_bioc", (".bioc", ".bioc.xml", ".bioc.json")),
+    "prodigy": ("prodigy", "read_prodigy", ()),
+    "nif": ("nif", "read_nif", (".ttl", ".nif")),
 }
+#: suffixes shared by several formats: the file's beginning tells (:func:`sniff_format`)
+_SNIFFED = (".xml", ".json", ".jsonl", ".tsv")
 _PLUGINS: dict[str, tuple[Reader, tuple[str, ...]]] = {}
 _ENTRY_POINTS_LOADED = False
 _ENTRY_POINTS_LOCK = threading.Lock()
@@ -106,26 +132,119 @@ def get_reader(name: str) -> Reader:
     raise InputError(f"unknown format {name!r}: use auto or one of {', '.join(formats())}")
 
 
+def _head(path: Path, size: int = 8192) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read(size).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    except OSError:
+        return ""
+
+
+def _first_json_keys(head: str) -> set[str]:
+    """The keys of the first JSON object in ``head`` (a JSONL line, or the first item of a JSON list), as far as
+    they can be told from a prefix."""
+    import json
+    import re
+
+    line = head.split("\n", 1)[0] if not head.startswith("[") else head
+    try:
+        value = json.loads(line)
+        if isinstance(value, list):
+            value = value[0] if value else {}
+        return set(value) if isinstance(value, dict) else set()
+    except ValueError:  # a prefix of a longer document: the keys at depth one or two, by their look
+        return set(re.findall(r'"([A-Za-z_][\w.]*)"\s*:', head[:4096]))
+
+
+def sniff_format(path: str | os.PathLike) -> str | None:
+    """The format a file's beginning says it is, for suffixes several formats share (``.xml``, ``.json``,
+    ``.jsonl``, ``.tsv``); ``None`` when it does not say."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".xml":
+        from .xml import root_name
+
+        return {"GateDocument": "gate", "collection": "bioc", "XMI": "xmi"}.get(root_name(p) or "")
+    head = _head(p)
+    if suffix == ".tsv":
+        return "tsv3" if head.startswith("#FORMAT=WebAnno TSV 3") else None
+    keys = _first_json_keys(head)
+    if suffix == ".json":
+        if "annotation_sets" in keys or head.startswith('{"annotation_sets"'):
+            return "gate"
+        if "documents" in keys and ("source" in keys or "date" in keys or "key" in keys):
+            return "bioc"
+        if keys & {"annotations", "completions", "predictions"} or ("data" in keys and "id" in keys):
+            return "labelstudio"
+        return None
+    if suffix == ".jsonl":
+        if keys & {"_annotator_id", "_session_id"}:
+            return "prodigy"
+        if "text" in keys and (keys & {"label", "labels", "entities"} or '"start_offset"' in head) \
+                and "spans" not in keys and not keys & {"_input_hash", "_task_hash", "answer"}:
+            return "doccano"
+        return "jsonl"
+    return None
+
+
+_FOLDER_SUFFIXES = (".ann", ".spacy", ".xmi", ".tsv", ".xml", ".bdocjs", ".json", ".jsonl", ".ttl")
+
+
+def _detect_folder(p: Path) -> str:
+    """A folder's format: that of the files it holds (brat for ``.ann`` files; else the first file, searched
+    recursively in sorted order, whose format can be told). Files of several formats are refused."""
+    if any(p.glob("*.ann")):
+        return "brat"
+    if any(p.glob("*.spacy")):
+        return "docbin"
+    found: dict[str, str] = {}
+    for f in sorted(p.rglob("*")):
+        if f.is_file() and f.suffix.lower() in _FOLDER_SUFFIXES and not f.name.startswith("."):
+            name = sniff_format(f) if f.suffix.lower() in _SNIFFED else _by_suffix(f.name.lower())
+            if name is not None:
+                found.setdefault(name, str(f))
+        if len(found) > 1:
+            break
+    if len(found) == 1:
+        return next(iter(found))
+    if found:
+        kinds = ", ".join(f"{k}: {v}" for k, v in found.items())
+        raise InputError(f"{p}: the folder holds files of several formats ({kinds}); "
+                         f"pass --format, or keep one format per folder")
+    raise InputError(f"{p}: cannot tell the format of this folder (no file of a known format); pass --format "
+                     f"({', '.join(formats())})")
+
+
+def _by_suffix(name: str) -> str | None:
+    for fmt, (_, found) in _PLUGINS.items():
+        if any(name.endswith(s) for s in found):
+            return fmt
+    # the longest matching suffix wins (``.bioc.xml`` before ``.xml``)
+    best = None
+    for fmt, (_, _, found) in _BUILTIN.items():
+        for s in found:
+            if name.endswith(s) and (best is None or len(s) > best[1]):
+                best = (fmt, len(s))
+    return best[0] if best else None
+
+
 def detect_format(path: str | os.PathLike) -> str:
-    """Guess a file's format from its suffix (a folder of ``.ann`` files is brat)."""
+    """Guess a file's format from its suffix, or where several formats share it from its beginning
+    (:func:`sniff_format`); a folder's from the files it holds (a folder of ``.ann`` files is brat)."""
     _load_entry_points()
     p = Path(path)
     if p.is_dir():
-        if any(p.glob("*.ann")):
-            return "brat"
-        if any(p.glob("*.spacy")):
-            return "docbin"
-        raise InputError(f"{p}: cannot tell the format of this folder (no .ann or .spacy files); "
-                                 f"pass --format")
+        return _detect_folder(p)
     suffix = p.suffix.lower()
     if suffix == ".txt" and p.with_suffix(".ann").exists():
         return "brat"
-    for name, (_, found) in _PLUGINS.items():
-        if suffix in found:
-            return name
-    for name, (_, _, found) in _BUILTIN.items():
-        if suffix in found:
-            return name
+    if suffix in _SNIFFED:
+        sniffed = sniff_format(p)
+        if sniffed is not None:
+            return sniffed
+    name = _by_suffix(p.name.lower())
+    if name is not None:
+        return name
     raise InputError(f"{p}: cannot tell the format from the suffix {suffix!r}; pass --format "
                              f"({', '.join(formats())})")
 
