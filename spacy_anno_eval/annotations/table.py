@@ -206,6 +206,14 @@ class Corpus:
             return np.asarray(self.coverage[name], dtype=bool)
         return np.ones(len(self), dtype=bool)
 
+    def annotators(self) -> list[str]:
+        """The sets to compare when none are named: :attr:`annotator_sets` where the format says which sets are
+        annotators, else every ``spans:NAME`` set some document holds (:attr:`found_sets`); ``[]`` when not
+        known."""
+        if self.annotator_sets is not None:
+            return list(self.annotator_sets)
+        return [s for s in (self.found_sets or ()) if s.startswith("spans:")]
+
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
         if self.text_lengths is not None:
