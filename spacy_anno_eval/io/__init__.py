@@ -140,6 +140,17 @@ def _head(path: Path, size: int = 8192) -> str:
         return ""
 
 
+def _contains(path: Path, needle: bytes, chunk: int = 1 << 20) -> bool:
+    """Whether the file holds ``needle``, read in chunks."""
+    tail = b""
+    with open(path, "rb") as f:
+        while block := f.read(chunk):
+            if needle in tail + block:
+                return True
+            tail = block[-len(needle):]
+    return False
+
+
 def _first_json_keys(head: str) -> set[str]:
     """The keys of the first JSON object in ``head`` (a JSONL line, or the first item of a JSON list), as far as
     they can be told from a prefix."""
@@ -152,7 +163,8 @@ def _first_json_keys(head: str) -> set[str]:
         if isinstance(value, list):
             value = value[0] if value else {}
         return set(value) if isinstance(value, dict) else set()
-    except ValueError:  # a prefix of a longer document: the keys at depth one or two, by their look
+    except (ValueError, RecursionError):  # a prefix of a longer document, or nested too deep to tell: the keys
+        # at depth one or two, by their look
         return set(re.findall(r'"([A-Za-z_][\w.]*)"\s*:', head[:4096]))
 
 
@@ -176,6 +188,8 @@ def sniff_format(path: str | os.PathLike) -> str | None:
             return "bioc"
         if keys & {"annotations", "completions", "predictions"} or ("data" in keys and "id" in keys):
             return "labelstudio"
+        if head.startswith("{") and _contains(p, b'"annotation_sets"'):  # gatenlp may write a long text first
+            return "gate"
         return None
     if suffix == ".jsonl":
         if keys & {"_annotator_id", "_session_id"}:

@@ -96,7 +96,7 @@ class MultiSetBuilder:
             self.texts.append(text)
             self._doc_source.append(src)
         elif self.texts[d] != text:
-            first = next((i for i, (a, b) in enumerate(zip(self.texts[d], text)) if a != b),
+            first = next((i for i, (a, b) in enumerate(zip(self.texts[d], text, strict=False)) if a != b),
                          min(len(text), len(self.texts[d])))
             raise InputError(f"{where(src, doc_id)}: the text differs from the same document's text in "
                              f"{self._doc_source[d]} (from character {first}: {text[first:first + 30]!r} vs "

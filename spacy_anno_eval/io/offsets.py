@@ -10,7 +10,7 @@ and checks what the file records of the covered text with
 
 >>> o = Utf16Offsets("I \\U0001F600 NY")
 >>> o.to_code_point(5), len(o)
-(4, 6)
+(4, 7)
 """
 
 from __future__ import annotations

@@ -51,6 +51,8 @@ def _refuse_entities(data: bytes, source: str) -> None:
     except expat.ExpatError as exc:
         raise InputError(f"{where(source, line=exc.lineno)}: invalid XML ({expat.errors.messages[exc.code]})") \
             from None
+    except (LookupError, ValueError) as exc:  # an encoding the declaration names and Python does not know
+        raise InputError(f"{source}: invalid XML ({exc})") from None
 
 
 def parse_xml(path: str | os.PathLike | None = None, data: bytes | None = None,
@@ -74,6 +76,8 @@ def parse_xml(path: str | os.PathLike | None = None, data: bytes | None = None,
     except ET.ParseError as exc:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise InputError(f"{where(src, line=line)}: invalid XML ({exc})") from None
+    except (LookupError, ValueError) as exc:
+        raise InputError(f"{src}: invalid XML ({exc})") from None
 
 
 def local_name(tag: str) -> str:

@@ -116,3 +116,10 @@ def test_xml_entities_are_refused(tmp_path) -> None:
 def test_coverage_array_is_boolean_per_document() -> None:
     c = _build().build()
     assert c.coverage is not None and c.coverage["spans:ann2"].dtype == np.bool_
+
+
+def test_xml_with_an_unknown_encoding_is_an_input_error(tmp_path) -> None:
+    f = tmp_path / "enc.xml"
+    f.write_bytes(b'<?xml version="1.0" encoding="UTF-84"?>\n<r/>')
+    with pytest.raises(InputError, match="invalid XML"):
+        parse_xml(f)
