@@ -21,6 +21,9 @@ Rules every such reader shares, written once here:
 - **Labels** are the annotation type, or with ``label_feature`` (INCEpTION
   keeps NER labels in ``value``) that feature's value where an annotation
   has it; the features stay available to ``--features`` either way.
+  ``label_feature="Type->feature"`` (GATE's notation) reads the annotations
+  of type ``Type`` only, labelled by ``feature``: ``NamedEntity->value``
+  keeps INCEpTION's lemmas and POS tags (which also have a ``value``) out.
 - **Features** kept are those ``features`` names (``Type->feature`` names
   the feature too; ``*`` keeps all); :attr:`Corpus.found_features` lists
   every name seen.
@@ -67,7 +70,14 @@ class MultiSetBuilder:
         if label_feature is not None and (not isinstance(label_feature, str) or not label_feature):
             raise ConfigError(f"label_feature must be a feature name, got {label_feature!r}")
         self.source = source
+        self.label_type: str | None = None
+        if label_feature is not None and "->" in label_feature:
+            self.label_type, label_feature = (p.strip() for p in label_feature.split("->", 1))
+            if not self.label_type or not label_feature:
+                raise ConfigError(f"label_feature {self.label_type}->{label_feature}: name a type and a feature, "
+                                  f"as in NamedEntity->value")
         self.label_feature = label_feature
+        self._types_seen: set[str] = set()
         self._wanted, self._all = wanted_features(features)
         self.keep_features = bool(features)
         self.doc_ids: list[str] = []
@@ -132,6 +142,10 @@ class MultiSetBuilder:
         text = self.texts[doc]
         check_range(start, end, len(text), self.source, self.doc_ids[doc], line)
         self.covered_text.check(text, start, end, recorded, self.doc_ids[doc], line)
+        if self.label_type is not None:
+            self._types_seen.add(type_name)
+            if type_name != self.label_type:
+                return
         if start == end:
             self._zero_length += 1
             return
@@ -173,6 +187,10 @@ class MultiSetBuilder:
             if not isinstance(s, str) or not (s in ("ents", "spans") or (s.startswith("spans:") and len(s) > 6)):
                 raise InputError(f"{self.source}: the annotation set {s!r} cannot name a set of this file; name "
                                  f"one as spans:NAME (the sets: {', '.join(self._selectors()) or 'none'})")
+        if self.label_type is not None and self.label_type not in self._types_seen and self._types_seen:
+            raise ConfigError(f"{self.source}: --label-feature {self.label_type}->{self.label_feature}: no "
+                              f"annotation has the type {self.label_type!r}; the types are: "
+                              f"{', '.join(sorted(self._types_seen))}")
         self.covered_text.warn()
         if self._zero_length:
             warnings.warn(f"{self.source}: {self._zero_length} zero-length annotation(s) left out (a span is "

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from spacy_anno_eval.errors import CoveredTextWarning, InputError, ZeroLengthWarning
+from spacy_anno_eval.errors import ConfigError, CoveredTextWarning, InputError, ZeroLengthWarning
 from spacy_anno_eval.io.multiset import MultiSetBuilder
 from spacy_anno_eval.io.offsets import Utf16Offsets, utf16_length
 from spacy_anno_eval.io.xml import parse_xml, root_name
@@ -123,3 +123,17 @@ def test_xml_with_an_unknown_encoding_is_an_input_error(tmp_path) -> None:
     f.write_bytes(b'<?xml version="1.0" encoding="UTF-84"?>\n<r/>')
     with pytest.raises(InputError, match="invalid XML"):
         parse_xml(f)
+
+
+def test_label_feature_of_one_type_reads_that_type_only() -> None:
+    b = MultiSetBuilder("x.tsv", label_feature="NamedEntity->value")
+    d = b.document("d", "Ada wrote")
+    b.add("u", d, 0, 3, "NamedEntity", {"value": "PER"})
+    b.add("u", d, 0, 3, "Lemma", {"value": "ada"})
+    b.add("u", d, 4, 9, "Lemma", {"value": "write"})
+    c = b.build()
+    assert c.get_set("spans:u").label_names().tolist() == ["PER"]
+    b = MultiSetBuilder("x.tsv", label_feature="Nope->value")
+    b.add("u", b.document("d", "Ada"), 0, 3, "Lemma", {"value": "ada"})
+    with pytest.raises(ConfigError, match="the types are: Lemma"):
+        b.build()
