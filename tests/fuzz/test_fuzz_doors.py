@@ -77,7 +77,8 @@ def fresh(folder: Path) -> Path:
 
 # --------------------------------------------------------------------------- random bytes, every reader
 
-SUFFIXES = [".jsonl", ".conll", ".spacy", ".csv", ".tsv", ".conllu", ".bio", ".ann", ".txt"]
+SUFFIXES = [".jsonl", ".conll", ".spacy", ".csv", ".tsv", ".conllu", ".bio", ".ann", ".txt", ".xml", ".json", ".xmi",
+            ".ttl", ".bdocjs"]
 
 
 @settings(settings.get_profile(PROFILE))
