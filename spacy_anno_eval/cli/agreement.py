@@ -1,4 +1,5 @@
-"""``anno-eval agreement``: agreement of annotators on a classification, from a CSV table."""
+"""``anno-eval agreement``: agreement of annotators on a classification, from a CSV table or from the span positions
+of an annotation corpus (:mod:`spacy_anno_eval.agreement.units`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,23 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..errors import ConfigError
-from .app import Bootstrap, Dask, Encoding, JsonOut, Quiet, Seed, Sep, app
+from ..errors import ConfigError, InputError
+from .app import (
+    Bootstrap,
+    Dask,
+    Encoding,
+    Format,
+    JsonOut,
+    LabelFeature,
+    MissingAsEmpty,
+    Quiet,
+    Seed,
+    Sep,
+    Types,
+    app,
+    reader_settings,
+    split,
+)
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa", "davies_fleiss_kappa")
@@ -17,7 +33,9 @@ COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "f
 @app.command()
 def agreement(
     table: Annotated[Path, typer.Argument(metavar="TABLE", help="CSV: a header row of annotator names, then one row "
-                                                                "per unit; an empty cell is a missing value.")],
+                                                                "per unit; an empty cell is a missing value. Or an "
+                                                                "annotation corpus (DocBin, GATE, INCEpTION, ...): "
+                                                                "units are the span positions.")],
     level: Annotated[Level, typer.Option("--level", help="Krippendorff's alpha: nominal, ordinal, interval or "
                                                          "ratio.")] = "nominal",
     json_out: JsonOut = None,
@@ -28,12 +46,21 @@ def agreement(
     dask: Dask = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    fmt: Format = "auto",
+    sets: Annotated[str | None, typer.Option("--sets", help="Corpus: one annotation set per annotator, ';' or ',' "
+                                                            "between them; default: the file's annotator "
+                                                            "sets.")] = None,
+    types: Types = None,
+    label_feature: LabelFeature = None,
+    missing_as_empty: MissingAsEmpty = False,
     quiet: Quiet = False,
 ) -> None:
     """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha.
-    The JSON holds every coefficient."""
+    On a corpus, a unit is a span position and an annotator who did not mark it gives '(none)'; a document an
+    annotator has no record of gives missing values. The JSON holds every coefficient."""
     from ..files import check_outputs
 
+    asked_quiet = quiet
     quiet = check_outputs([table], [json_out]) or quiet  # before any work; JSON on stdout: no table
     from ..agreement.summary import agreement_summary, read_table
     from ..cluster import dask_client
@@ -41,14 +68,77 @@ def agreement(
 
     if dask is not None and not bootstrap:
         raise ConfigError("--dask spreads the --bootstrap samples; give --bootstrap N")
-    names, data = read_table(table, encoding=encoding or "utf-8", sep=sep or ",")
+    units = None
+    if is_corpus(table, fmt):
+        if level != "nominal":
+            raise ConfigError(f"--level {level}: the values of span positions are labels and '(none)', nominal "
+                              f"categories; use --level nominal")
+        units = corpus_units(table, fmt, sets, types, label_feature, missing_as_empty, encoding, sep)
+        names, data = units.annotators, units.values
+        if sets is None and not asked_quiet:
+            typer.echo(f"note: comparing the annotator sets {', '.join(names)} (all the file holds; choose with "
+                       f"--sets)", err=True)
+    else:
+        given = [o for o, v in (("--sets", sets), ("--types", types), ("--label-feature", label_feature),
+                                ("--missing-as-empty", missing_as_empty)) if v]
+        if given:
+            raise ConfigError(f"{table}: {given[0]} applies to an annotation corpus; this is read as a CSV table of "
+                              f"values (give --format to read it as a corpus)")
+        names, data = read_table(table, encoding=encoding or "utf-8", sep=sep or ",")
     with dask_client(dask) as client:
         summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, confidence=confidence,
                                     client=client)
+    if units is not None:
+        summary["units"] = units.to_dict()
+        summary["warnings"] = list(dict.fromkeys([*units.notes, *summary["warnings"]]))
     if json_out is not None:
         write_json(summary, json_out)
     if not quiet:
         _print_summary(summary, level)
+
+
+def is_corpus(path: Path, fmt: str | None) -> bool:
+    """Whether ``anno-eval agreement`` reads ``path`` as an annotation corpus rather than a CSV table: when
+    ``--format`` names a format, for a folder, for a WebAnno TSV3 ``.tsv``, a brat ``.txt`` beside its ``.ann``
+    and any file whose suffix a corpus reader claims; ``.csv``, other ``.tsv`` and ``.txt`` files and unknown
+    suffixes stay tables, as before corpora were read."""
+    if fmt not in (None, "auto"):
+        return True
+    if path.is_dir():
+        return True
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return False
+    from ..io import detect_format, sniff_format
+
+    if suffix == ".tsv":
+        return path.is_file() and sniff_format(path) == "tsv3"
+    if suffix == ".txt":
+        return path.with_suffix(".ann").exists()
+    try:
+        detect_format(path)
+    except InputError:
+        return False
+    return True
+
+
+def corpus_units(path: Path, fmt: str, sets: str | None, types: str | None, label_feature: str | None,
+                 missing_as_empty: bool, encoding: str | None, sep: str | None) -> Any:
+    """The :class:`~spacy_anno_eval.agreement.units.UnitsTable` of the corpus at ``path``."""
+    from ..agreement.units import units_table
+    from ..io import read_corpus
+
+    type_names = split(types)
+    if type_names and any("->" in t for t in type_names):
+        raise ConfigError("--types: TYPE->FEATURE compares a feature in iaa; agreement takes labels ('PER,ORG'); "
+                          "choose the label with --label-feature")
+    selectors = split(sets) or ["ents"]
+    options = reader_settings(encoding, sep, label_feature)
+    corpus = read_corpus(path, fmt or "auto", selectors=selectors, **options)
+    if sets is None and any(name not in corpus.sets for name in corpus.annotators()):
+        # a reader that reads only the sets asked for (DocBin): read again, asking for the annotators it holds
+        corpus = read_corpus(path, fmt or "auto", selectors=corpus.annotators(), **options)
+    return units_table(corpus, sets, types=type_names, missing_as_empty=missing_as_empty)
 
 
 def _print_summary(summary: dict[str, Any], level: str) -> None:
@@ -72,5 +162,18 @@ def _print_summary(summary: dict[str, Any], level: str) -> None:
     typer.echo(f"  {'krippendorff_alpha':<22}{figure(alpha['value'])}{interval(alpha.get('ci'))}")
     typer.echo(f"  {'':<22}{level}; observed disagreement {figure(alpha['observed_disagreement'])}, expected "
                f"{figure(alpha['expected_disagreement'])}")
+    units = summary.get("units")
+    if units is not None:
+        documents = units["documents"]
+        n = documents["n_documents"]
+        typer.echo("  units are span positions; documents covered:")
+        items = [f"{s} {k} of {n}" for s, k in documents["covered"].items()]
+        line = ""
+        for item in items:  # one set's count never broken across lines
+            if line and len(line) + len(item) + 6 > 80:
+                typer.echo(f"    {line},")
+                line = ""
+            line = f"{line}, {item}" if line else item
+        typer.echo(f"    {line}")
     for w in dict.fromkeys(summary["warnings"]):
         typer.echo(f"  note: {w}")

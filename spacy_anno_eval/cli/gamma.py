@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from .app import Dask, JsonOut, Quiet, Seed, Sep, app
+from .app import Dask, Format, JsonOut, LabelFeature, MissingAsEmpty, Quiet, Seed, Sep, app
 
 Categorical = Literal["absolute", "ordinal", "numeric"]
 Sampler = Literal["statistical", "shuffle"]
@@ -19,7 +19,9 @@ Unit = Literal["char", "token"]
 def gamma(
     source: Annotated[Path, typer.Argument(metavar="SOURCE", help="Units: CSV (annotator,category,start,end), "
                                                                   "DKPro/pygamma fixture JSON, Praat TextGrid, ELAN "
-                                                                  ".eaf, or a DocBin with --sets.")],
+                                                                  ".eaf; or annotations: a DocBin or any "
+                                                                  "annotation corpus (GATE, INCEpTION, Label "
+                                                                  "Studio, ...), one annotator per set.")],
     alpha: Annotated[float, typer.Option("--alpha", help="Weight of the positional dissimilarity.")] = 1.0,
     beta: Annotated[float, typer.Option("--beta", help="Weight of the categorical dissimilarity.")] = 1.0,
     delta_empty: Annotated[float, typer.Option("--delta-empty", help="Cost of a unit left unaligned (Δ∅).")] = 1.0,
@@ -40,31 +42,52 @@ def gamma(
     empty_pairs: Annotated[EmptyPairs, typer.Option("--empty-pairs", help="γcat/γk: ignore pairs with an empty unit "
                                                                           "(Mathet 2017) or count them as pygamma "
                                                                           "does: ignore or pygamma.")] = "ignore",
-    sets: Annotated[str | None, typer.Option("--sets", help="DocBin: one span set per annotator, ';' "
-                                                            "or ',' between them: 'spans:ann1;spans:ann2'.")] = None,
+    sets: Annotated[str | None, typer.Option("--sets", help="DocBin or corpus: one span set per annotator, ';' "
+                                                            "or ',' between them: 'spans:ann1;spans:ann2'; default: "
+                                                            "the file's annotator sets.")] = None,
     unit: Annotated[Unit, typer.Option("--unit", help="DocBin positions: char or token.")] = "char",
+    fmt: Format = "auto",
+    label_feature: LabelFeature = None,
+    missing_as_empty: MissingAsEmpty = False,
     sep: Sep = None,
     json_out: JsonOut = None,
     quiet: Quiet = False,
 ) -> None:
     """γ, γcat and γk (Mathet et al., 2015; Mathet, 2017): unitizing agreement from the exact best alignment.
-    The JSON holds γ, γcat, γk, the disorders, the interval and the alignment."""
+    The JSON holds γ, γcat, γk, the disorders, the interval, the alignment and, for documents, which were
+    compared. A document an annotator has no record of is left out (γ needs every annotator on it)."""
+    import warnings
+
     from ..files import check_outputs
 
+    asked_quiet = quiet
     quiet = check_outputs([source], [json_out]) or quiet  # before any work; JSON on stdout: no table
     from ..gamma.dissimilarity import Dissimilarity
     from ..gamma.measure import gamma as compute_gamma
+    from ..gamma.readers import LEFT_OUT, read_continuum
     from ..report.json import write_json
 
     dissim = Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical)
-    result = compute_gamma(str(source), dissimilarity=dissim, sampler=sampler, n_samples=samples,
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=f".*{LEFT_OUT}")  # the table and the JSON say it
+        continuum = read_continuum(source, fmt=fmt, sets=sets, unit=unit, sep=sep, label_feature=label_feature,
+                                   missing_as_empty=missing_as_empty)
+    documents = continuum.documents
+    if documents is not None and sets is None and not asked_quiet:
+        typer.echo(f"note: comparing the annotator sets {', '.join(documents['sets'])} (all the file holds; "
+                   f"choose with --sets)", err=True)
+    result = compute_gamma(continuum, dissimilarity=dissim, sampler=sampler, n_samples=samples,
                            precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
-                           empty_pairs=empty_pairs, sets=sets, unit=unit, progress=not quiet, scheduler=dask,
-                           sep=sep)
+                           empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
     if json_out is not None:
-        write_json(result.to_dict(), json_out)
+        out = result.to_dict()
+        if documents is not None:
+            out["documents"] = documents
+        write_json(out, json_out)
     if not quiet:
         _print_gamma(result)
+        if documents is not None:
+            _print_documents(documents)
 
 
 def _print_gamma(result: Any) -> None:
@@ -80,3 +103,27 @@ def _print_gamma(result: Any) -> None:
                f"{result.n_unitary_alignments} unitary alignments")
     for w in result.warnings:
         typer.echo(f"warning: {w}", err=True)
+
+
+def _print_documents(documents: dict[str, Any]) -> None:
+    """How many documents γ compared, and those left out (or counted as empty) with the sets that have no record
+    of them, wrapped to 80 columns; at most five named, the rest counted (all in the JSON)."""
+    import textwrap
+
+    n, compared = documents["n_documents"], documents["n_compared"]
+    typer.echo(f"documents  {compared} of {n} compared")
+    missing = documents["not_covered"]
+    if not missing:
+        return
+    if documents["missing_as_empty"]:
+        head = f"{len(missing)} not covered by every set, counted as empty (--missing-as-empty):"
+    else:
+        head = f"{len(missing)} left out, not covered by every set (--missing-as-empty counts them):"
+    for line in textwrap.wrap(head, 78):
+        typer.echo(f"  {line}")
+    for entry in missing[:5]:
+        text = f"{entry['doc']}: no record of {', '.join(entry['sets'])}"
+        for line in textwrap.wrap(text, 76, subsequent_indent="  ", break_on_hyphens=False):
+            typer.echo(f"    {line}")
+    if len(missing) > 5:
+        typer.echo(f"    and {len(missing) - 5} more (every one in the JSON: documents.not_covered)")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -71,6 +71,11 @@ class Continuum:
     category: np.ndarray
     annotators: list[str]
     categories: list[str]
+    #: what a continuum read from a corpus of documents holds (set by the readers of
+    #: :mod:`.readers`): ``n_documents``, ``n_compared``, ``left_out`` (document ids), ``not_covered``
+    #: (``[{"doc", "sets"}]``: the documents some set has no annotation record for), ``covered`` (documents per
+    #: set), ``sets`` (in the order given), ``missing_as_empty``; ``None`` for units without documents (CSV, ...)
+    documents: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.annotator = np.asarray(self.annotator, dtype=np.int64)

@@ -32,6 +32,24 @@ Formats, with where they come from:
   (selectors ``ents`` / ``spans:<key>``, see :mod:`spacy_anno_eval.annotations.table`),
   positions in characters or tokens; several documents are laid end to end
   on one axis (:func:`from_docs`).
+- **Annotation corpora**: any format :func:`spacy_anno_eval.io.read_corpus`
+  reads (GATE, INCEpTION XMI and TSV3, Label Studio, doccano, BioC, Prodigy,
+  NIF, brat, JSONL, CoNLL), one annotator per set, character positions,
+  documents laid end to end as for spaCy (:func:`from_corpus`).
+
+**Partial coverage** (DocBins and corpora). A document for which a set has no
+annotation record (a DocBin without that span group; an export where the
+annotator never opened, skipped or cancelled it) is not one they annotated as
+empty. γ aligns every annotator along one continuum and computes one figure
+for all documents, so an annotator cannot be left out of one stretch of it:
+such a document is left out for every annotator, the continuum is the
+documents all of them annotated (:attr:`Continuum.documents` lists what was
+left out and for whom; a warning says how many). GATE's QA summariser for
+Teamware (user guide 10.7) and INCEpTION's agreement page compare two
+annotators only on the documents both annotated; on one continuum of N
+annotators that is the documents all of them annotated. To compare annotators
+with less overlap, name fewer of them with ``sets``. ``missing_as_empty=True`` (``--missing-as-empty``) keeps every
+document, counting a missing record as an annotation with nothing in it.
 
 :func:`read_continuum` picks the reader by the file's suffix. Every reader
 raises :class:`~spacy_anno_eval.errors.InputError` naming the file
@@ -40,22 +58,27 @@ raises :class:`~spacy_anno_eval.errors.InputError` naming the file
 
 from __future__ import annotations
 
-import bisect
 import csv
 import io
 import json
 import math
 import os
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .. import files
 from ..annotations.docs import as_docs, doc_id, found_selectors, span_rows
 from ..annotations.table import parse_selector
 from ..errors import ConfigError, InputError, where
 from .continuum import Continuum, offset_problem
+
+if TYPE_CHECKING:
+    from ..annotations.table import Corpus
 
 PathLike = str | os.PathLike
 Unit = tuple[str, float, float, str]
@@ -276,64 +299,138 @@ def parse_sets(sets: str | Iterable[str] | None) -> list[str]:
     return items
 
 
-def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str], *, unit: str = "char",
-              source: str = "") -> Continuum:
+def default_sets(annotators: Sequence[str], found: Sequence[str] | None, source: str) -> list[str]:
+    """The sets to compare when none are named: ``annotators`` (:meth:`~spacy_anno_eval.annotations.table.Corpus.
+    annotators`), checked to be two or more; else :class:`InputError` listing the sets the input holds."""
+    if len(annotators) >= 2:
+        return list(annotators)
+    held = ", ".join(found or annotators) or "none"
+    raise InputError(f"{source or 'corpus'}: {len(annotators)} annotator set{'s' if len(annotators) != 1 else ''} "
+                     f"({', '.join(annotators) or 'none'}) where γ compares two or more; name them with --sets "
+                     f"(sets=), e.g. --sets 'spans:ann1;spans:ann2' (the sets: {held})")
+
+
+#: the start of the warning of a continuum that leaves documents out (the CLI shows the same in its table)
+LEFT_OUT = "documents left out of γ"
+
+
+def _lay_out(doc_ids: Sequence[str], sizes: Sequence[int], rows: dict[str, list[tuple[int, int, int, str]]],
+             covered: dict[str, np.ndarray], selectors: list[str], *, missing_as_empty: bool,
+             source: str) -> Continuum:
+    """One continuum from documents laid end to end, each document ``d`` shifted by the sizes of the documents
+    before it that are compared, plus one per document (units of two documents never touch).
+
+    γ aligns every annotator on one axis: a stretch an annotator never annotated would count as one they left
+    empty. So a document that some set of ``selectors`` does not cover (``covered[s][d]`` False: no annotation
+    record) is left out for every annotator, unless ``missing_as_empty``; what was compared is recorded in
+    :attr:`Continuum.documents`, and a warning names what was left out.
+    """
+    n = len(doc_ids)
+    every = np.ones(n, dtype=bool)
+    for s in selectors:
+        every &= covered[s]
+    keep = np.ones(n, dtype=bool) if missing_as_empty else every
+    counts = {s: int(covered[s].sum()) for s in selectors}
+    if n and not keep.any():
+        shown = ", ".join(f"{s} {k}" for s, k in counts.items())
+        raise InputError(f"{source or 'corpus'}: no document is covered by every annotator set (documents each set "
+                         f"annotated, of {n}: {shown}); γ lays every annotator on one continuum, so it compares the "
+                         f"documents all of them annotated. Name annotators who share documents with --sets, or pass "
+                         f"--missing-as-empty (missing_as_empty=True) to count a document a set has no record for "
+                         f"as annotated with nothing")
+    shift = np.zeros(n, dtype=np.int64)
+    position = 0
+    for d in np.flatnonzero(keep).tolist():
+        shift[d] = position
+        position += int(sizes[d]) + 1
+    units: list[Unit] = []
+    for selector in selectors:
+        for d, s, e, label in rows[selector]:
+            if not s < e:
+                raise InputError(f"{where(source, doc_ids[d], span=(s, e))}: empty span in {selector!r} (label "
+                                 f"{label!r}); a unit needs start < end")
+            if keep[d]:
+                units.append((selector, int(shift[d]) + s, int(shift[d]) + e, label))
+    continuum = Continuum.from_units(units, annotators=selectors, source=source)
+    not_covered = np.flatnonzero(~every).tolist()
+    continuum.documents = {
+        "n_documents": n, "n_compared": int(keep.sum()), "missing_as_empty": bool(missing_as_empty),
+        "sets": list(selectors), "covered": counts,
+        "not_covered": [{"doc": doc_ids[d], "sets": [s for s in selectors if not covered[s][d]]} for d in not_covered],
+        "left_out": [doc_ids[d] for d in np.flatnonzero(~keep).tolist()],
+    }
+    left = continuum.documents["left_out"]
+    if left:
+        first = continuum.documents["not_covered"][0]
+        warnings.warn(f"{source or 'corpus'}: {len(left)} of {n} {LEFT_OUT}, not covered by every annotator set "
+                      f"(first: {first['doc']!r}, no record of {', '.join(first['sets'])}); --missing-as-empty "
+                      f"counts them as annotated with nothing", UserWarning, stacklevel=3)
+    return continuum
+
+
+def _docs_covered(docs: Sequence[Any], selector: str) -> np.ndarray:
+    """Whether each Doc holds the set ``selector``: a span group that is present, even empty, is an annotation
+    record; an absent one is not (``ents`` is in every Doc)."""
+    kind, key = parse_selector(selector)
+    if kind == "ents":
+        return np.ones(len(docs), dtype=bool)
+    return np.fromiter((key in doc.spans for doc in docs), dtype=bool, count=len(docs))
+
+
+def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str] | None = None, *, unit: str = "char",
+              source: str = "", missing_as_empty: bool = False) -> Continuum:
     """A continuum from spaCy Docs: annotator = selector, one unit per span (category = its label).
 
     ``sets``: selectors such as ``["spans:ann1", "spans:ann2"]`` or
-    ``"spans:ann1;spans:ann2"``. ``unit="char"`` places a span at
+    ``"spans:ann1;spans:ann2"``; ``None``: every span group some Doc holds
+    (two or more). ``unit="char"`` places a span at
     ``[start_char, end_char)``, ``unit="token"`` at ``[start, end)``. Document
-    ``k`` is shifted by the lengths (in ``unit``) of documents ``0..k-1`` plus
-    one per document, so that units of different documents never touch. A set
-    a document lacks (``doc.spans`` without the key) gives no units there; a
-    selector with no units at all is still an annotator, but one that no
-    document holds (not even as an empty span group) raises
+    ``k`` is shifted by the lengths (in ``unit``) of the compared documents before
+    it plus one per document, so that units of different documents never touch.
+
+    **Coverage.** A Doc without a set's span group (``doc.spans`` lacks the
+    key) has no annotation record of that annotator, as opposed to an empty
+    group (an annotation with nothing in it). γ needs every annotator on the
+    whole continuum, so such a document is left out (for every annotator, with
+    a warning; :attr:`Continuum.documents` says which and why), unless
+    ``missing_as_empty``: then it counts as annotated with nothing (the
+    behaviour before coverage was recorded). A selector that no document holds
+    (not even as an empty span group) raises
     :class:`~spacy_anno_eval.errors.InputError` listing the sets that exist.
     ``docs`` may also be the path of a ``.spacy`` file (see :func:`read_docbin`).
     """
     if isinstance(docs, str | os.PathLike):
-        return read_docbin(docs, sets, unit=unit)
-    selectors = parse_sets(sets)
+        return read_docbin(docs, sets, unit=unit, missing_as_empty=missing_as_empty)
     if unit not in UNITS:
         raise InputError(f"unknown unit {unit!r}: use 'char' or 'token'")
     docs = as_docs(docs, source or "docs")
     found = found_selectors(docs)
+    if sets is None:
+        selectors = default_sets([s for s in found if s.startswith("spans:")], found, source or "docs")
+    else:
+        selectors = parse_sets(sets)
     missing = [s for s in selectors if s not in found]
     if missing:
         raise InputError(f"{source or 'docs'}: no document has the annotation set {missing[0]!r}; the sets are: "
                          f"{', '.join(found)}")
-    # document d starts after documents 0..d-1 and one gap each
     sizes = [len(doc.text) if unit == "char" else len(doc) for doc in docs]
-    shift = [0]
-    for size in sizes[:-1]:
-        shift.append(shift[-1] + size + 1)
     rows = {selector: span_rows(docs, selector, unit=unit) for selector in selectors}
-    units: list[Unit] = []
-    for d in range(len(docs)):
-        for selector in selectors:
-            for _, s, e, label in _rows_of(rows[selector], d):
-                if not s < e:
-                    raise InputError(f"{where(source, doc_id(docs[d], d), span=(s, e))}: empty span in "
-                                     f"{selector!r} (label {label!r}); a unit needs start < end")
-                units.append((selector, shift[d] + s, shift[d] + e, label))
-    return Continuum.from_units(units, annotators=selectors, source=source)
+    covered = {selector: _docs_covered(docs, selector) for selector in selectors}
+    ids = [doc_id(doc, d) for d, doc in enumerate(docs)]
+    return _lay_out(ids, sizes, rows, covered, selectors, missing_as_empty=missing_as_empty,
+                    source=source or "docs")
 
 
-def _rows_of(rows: list[tuple[int, int, int, str]], d: int) -> list[tuple[int, int, int, str]]:
-    """The rows of document ``d`` (rows are grouped by document, in document order)."""
-    lo = bisect.bisect_left(rows, d, key=lambda r: r[0])
-    hi = bisect.bisect_right(rows, d, key=lambda r: r[0])
-    return rows[lo:hi]
-
-
-def read_docbin(path: PathLike, sets: str | Iterable[str], *, unit: str = "char") -> Continuum:
+def read_docbin(path: PathLike, sets: str | Iterable[str] | None = None, *, unit: str = "char",
+                missing_as_empty: bool = False) -> Continuum:
     """:func:`from_docs` on the Docs of a ``.spacy`` DocBin (or a folder of ``.spacy`` shards, by name)."""
     import spacy
     from spacy.tokens import DocBin
 
     from ..io.docbin import docbin_files
 
-    parse_sets(sets)
+    if sets is not None:
+        parse_sets(sets)
     if unit not in UNITS:
         raise InputError(f"unknown unit {unit!r}: use 'char' or 'token'")
     vocab = spacy.blank("xx").vocab
@@ -345,7 +442,49 @@ def read_docbin(path: PathLike, sets: str | Iterable[str], *, unit: str = "char"
             raise InputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
         except Exception as exc:  # zlib, msgpack, missing keys
             raise InputError(f"{f}: not a spaCy DocBin ({type(exc).__name__}: {exc})") from exc
-    return from_docs(docs, sets, unit=unit, source=str(path))
+    return from_docs(docs, sets, unit=unit, source=str(path), missing_as_empty=missing_as_empty)
+
+
+def from_corpus(corpus: Corpus, sets: str | Iterable[str] | None = None, *,
+                missing_as_empty: bool = False) -> Continuum:
+    """A continuum (character positions) from a :class:`~spacy_anno_eval.annotations.table.Corpus` that any
+    reader of :mod:`spacy_anno_eval.io` made: annotator = set, one unit per annotation (category = its label).
+
+    ``sets``: selectors (``spans:NAME``); ``None``: the corpus's annotators
+    (:meth:`~spacy_anno_eval.annotations.table.Corpus.annotators`: the
+    annotators, users or model versions of an annotation tool's export), two or
+    more. Documents are laid end to end as in :func:`from_docs`, and a document
+    some set does not cover (:meth:`~spacy_anno_eval.annotations.table.Corpus.covered`:
+    the export holds no annotation record of it, as for a skipped or cancelled
+    task) is left out, unless ``missing_as_empty``.
+    """
+    source = corpus.source or "corpus"
+    if sets is None:
+        selectors = default_sets(corpus.annotators(), corpus.found_sets, source)
+    else:
+        selectors = parse_sets(sets)
+    corpus.check_sets(selectors)
+    rows: dict[str, list[tuple[int, int, int, str]]] = {}
+    for s in selectors:
+        t = corpus.get_set(s)
+        rows[s] = list(zip(t.doc.tolist(), t.start.tolist(), t.end.tolist(), t.label_names().tolist(), strict=True))
+    covered = {s: corpus.covered(s) for s in selectors}
+    return _lay_out(list(corpus.doc_ids), corpus.lengths().tolist(), rows, covered, selectors,
+                    missing_as_empty=missing_as_empty, source=source)
+
+
+def read_annotations(path: PathLike, fmt: str = "auto", sets: str | Iterable[str] | None = None, *,
+                     missing_as_empty: bool = False, **options: Any) -> Continuum:
+    """:func:`from_corpus` on the corpus :func:`spacy_anno_eval.io.read_corpus` reads from ``path`` in format
+    ``fmt`` (``auto``: detected); ``options`` go to the reader (``label_feature``, ``sep``, ...)."""
+    from ..io import read_corpus
+
+    selectors = parse_sets(sets) if sets is not None else ["ents"]
+    corpus = read_corpus(path, fmt, selectors=selectors, **options)
+    if sets is None and any(name not in corpus.sets for name in corpus.annotators()):
+        # a reader that reads only the sets asked for: read again, asking for the annotators it holds
+        corpus = read_corpus(path, fmt, selectors=corpus.annotators(), **options)
+    return from_corpus(corpus, sets, missing_as_empty=missing_as_empty)
 
 
 # ---------------------------------------------------------------------------
@@ -551,31 +690,92 @@ def read_eaf(path: PathLike) -> Continuum:
 # dispatch
 
 
-def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[str] | None = None,
-                   unit: str = "char", sep: str | None = None) -> Continuum:
-    """Read a continuum from ``path``, by its suffix unless ``fmt`` names the format.
+#: suffixes that γ's own formats share with annotation-tool exports: the file's beginning tells
+_SHARED_SUFFIXES = (".json", ".tsv")
+#: suffixes that a corpus format (CoNLL) reads but say nothing of the content: never taken for a corpus unguided
+_UNTOLD_SUFFIXES = (".txt",)
 
-    Formats: ``csv`` (``.csv``), ``tsv`` (``.tsv``), ``json`` (DKPro/pygamma
-    fixture), ``textgrid`` (``.TextGrid``), ``eaf``, ``spacy`` (a ``.spacy``
-    DocBin or a folder of them; needs ``sets``, one selector per annotator,
-    and uses ``unit``). ``sep``: the delimiter of a CSV file (default ``,``;
-    ``.tsv``: a tab).
+
+def continuum_format(path: PathLike, fmt: str = "auto") -> str:
+    """The format :func:`read_continuum` reads ``path`` in: one of :data:`FORMATS` (γ's own, ``spacy`` for a
+    DocBin) or the name of a corpus format of :mod:`spacy_anno_eval.io` (``gate``, ``xmi``, ``tsv3``, ...).
+
+    ``auto``: a ``.json`` or ``.tsv`` file is a corpus when its beginning says so
+    (:func:`spacy_anno_eval.io.sniff_format`: Label Studio, GATE, BioC JSON,
+    WebAnno TSV3), else γ's fixture JSON or TSV units; ``.csv``, ``.TextGrid``,
+    ``.eaf`` and ``.spacy`` are γ's own; any other suffix, and a folder, is
+    detected as a corpus (:func:`spacy_anno_eval.io.detect_format`; a DocBin
+    folder is ``spacy``). A ``.txt`` file is read only when named (or as brat
+    beside its ``.ann``). ``fmt`` names the format instead (``docbin`` is ``spacy``).
+    """
+    from ..io import detect_format, formats, sniff_format
+
+    p = Path(path)
+    if fmt != "auto":
+        if fmt in FORMATS:
+            return fmt
+        if fmt in formats():
+            return "spacy" if fmt == "docbin" else fmt
+        raise InputError(f"unknown continuum format {fmt!r}; use one of {', '.join(FORMATS)} (units) or "
+                         f"{', '.join(f for f in formats() if f != 'docbin')} (annotation corpora)")
+    suffix = p.suffix.lower()
+    if not p.is_dir():
+        if suffix in _SHARED_SUFFIXES:
+            return sniff_format(p) or _SUFFIX_FORMAT[suffix]
+        if suffix in _SUFFIX_FORMAT:
+            return _SUFFIX_FORMAT[suffix]
+        if suffix in _UNTOLD_SUFFIXES and not p.with_suffix(".ann").exists():
+            raise InputError(f"{p}: cannot tell the format from the suffix {p.suffix!r}; use one of "
+                             f"{', '.join(sorted(_SUFFIX_FORMAT))} or name the format")
+    try:
+        name = detect_format(p)
+    except InputError:
+        if p.is_dir() or not p.exists():
+            raise
+        raise InputError(f"{p}: cannot tell the format from the suffix {p.suffix!r}; use one of "
+                         f"{', '.join(sorted(_SUFFIX_FORMAT))} or an annotation corpus's, or name the "
+                         f"format") from None
+    return "spacy" if name == "docbin" else name
+
+
+def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[str] | None = None,
+                   unit: str = "char", sep: str | None = None, label_feature: str | None = None,
+                   missing_as_empty: bool = False) -> Continuum:
+    """Read a continuum from ``path``, in the format :func:`continuum_format` tells (or ``fmt`` names).
+
+    γ's own formats: ``csv`` (``.csv``), ``tsv`` (``.tsv``), ``json``
+    (DKPro/pygamma fixture), ``textgrid`` (``.TextGrid``), ``eaf``; they name
+    their annotators. ``spacy``: a ``.spacy`` DocBin or a folder of them
+    (:func:`read_docbin`; uses ``unit``). Any annotation corpus
+    :func:`spacy_anno_eval.io.read_corpus` reads (GATE, INCEpTION XMI / TSV3,
+    Label Studio, doccano, BioC, Prodigy, NIF, brat, JSONL, CoNLL; character
+    positions): :func:`from_corpus`, with ``label_feature`` and ``sep`` for
+    its reader. For DocBins and corpora ``sets`` names one selector per
+    annotator (default: the input's annotator sets), and a document a set does
+    not cover is left out unless ``missing_as_empty``. ``sep``: the delimiter
+    of a CSV file (default ``,``; ``.tsv``: a tab).
     """
     p = Path(path)
-    if fmt == "auto":
-        fmt = "spacy" if p.is_dir() else _SUFFIX_FORMAT.get(p.suffix.lower(), "")
-        if not fmt:
-            raise InputError(f"{p}: cannot tell the format from the suffix {p.suffix!r}; use one of "
-                                     f"{', '.join(sorted(_SUFFIX_FORMAT))} or name the format")
-    elif fmt not in FORMATS:
-        raise InputError(f"unknown continuum format {fmt!r}; use one of {', '.join(FORMATS)}")
-    if fmt == "spacy":
-        if not sets:
-            raise InputError(f"{p}: a spaCy DocBin holds no annotator names; pass --sets with one "
-                                     f"selector per annotator, e.g. --sets 'spans:ann1;spans:ann2'")
-        return read_docbin(p, sets, unit=unit)
+    fmt = continuum_format(p, fmt)
+    if fmt not in FORMATS or fmt == "spacy":
+        if label_feature is not None and fmt == "spacy":
+            raise ConfigError(f"{p}: --label-feature (label_feature=) reads labels of annotation-tool exports; a "
+                              f"DocBin's spans carry their labels")
+        if fmt == "spacy":
+            if sep is not None:
+                raise ConfigError(f"{p}: --sep (sep=) is the delimiter of a CSV file; a DocBin has none")
+            return read_docbin(p, sets, unit=unit, missing_as_empty=missing_as_empty)
+        if unit != "char":
+            raise ConfigError(f"{p}: --unit {unit} (unit=) needs spaCy Docs; a {fmt} corpus has character "
+                              f"offsets only")
+        options = {k: v for k, v in (("label_feature", label_feature), ("sep", sep)) if v is not None}
+        return read_annotations(p, fmt, sets, missing_as_empty=missing_as_empty, **options)
     if sets:
-        raise InputError(f"{p}: --sets applies to spaCy input only; a {fmt} file names its annotators")
+        raise InputError(f"{p}: --sets applies to spaCy input only and to annotation corpora; a {fmt} file names "
+                         f"its annotators")
+    if label_feature is not None:
+        raise ConfigError(f"{p}: --label-feature (label_feature=) reads labels of annotation-tool exports; a {fmt} "
+                          f"file's units carry their categories")
     if sep is not None and fmt not in ("csv", "tsv"):
         raise ConfigError(f"{p}: --sep (sep=) is the delimiter of a CSV file; a {fmt} file has none")
     if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\""):
@@ -589,5 +789,6 @@ def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[st
     return read_eaf(p)
 
 
-__all__ = ["FORMATS", "UNITS", "fixture_samples", "from_docs", "parse_sets", "read_continuum", "read_csv",
-           "read_docbin", "read_eaf", "read_fixture", "read_textgrid", "write_csv"]
+__all__ = ["FORMATS", "LEFT_OUT", "UNITS", "continuum_format", "default_sets", "fixture_samples", "from_corpus",
+           "from_docs", "parse_sets", "read_annotations", "read_continuum", "read_csv", "read_docbin", "read_eaf",
+           "read_fixture", "read_textgrid", "write_csv"]

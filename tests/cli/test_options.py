@@ -25,7 +25,7 @@ def commands() -> dict[str, object]:
 
 def test_every_command_module_registers_its_command_in_order() -> None:
     assert list(commands()) == list(COMMANDS)
-    assert len(COMMANDS) == 12
+    assert len(COMMANDS) == 14
 
 
 def test_shared_options_have_one_help_text() -> None:
@@ -40,7 +40,7 @@ def test_shared_options_have_one_help_text() -> None:
     assert set(next(iter(helps["--quiet"].values()))) == set(COMMANDS) - {"adjudicate"}
     assert set(next(iter(helps["--dask"].values()))) == {"score", "qa", "agreement", "iaa", "gamma", "benchmark"}
     assert set(next(iter(helps["--chunk-docs"].values()))) == {"score", "qa", "iaa"}
-    assert set(next(iter(helps["--types"].values()))) == {"score", "qa", "iaa", "benchmark"}
+    assert set(next(iter(helps["--types"].values()))) == {"score", "qa", "iaa", "benchmark", "agreement"}
 
 
 def test_short_flags_are_the_same_everywhere() -> None:

@@ -326,8 +326,10 @@ def test_cli_gamma_and_docs(tmp_path):
     # Ada / Ada, Charles Babbage / Babbage, London alone, 1833 alone
     assert data["n_unitary_alignments"] == direct.n_unitary_alignments == 4
     assert set(data["gamma_k"]) == {"DATE", "LOC", "PER"} and data["gamma_k"]["LOC"] is None
-    bad = CliRunner().invoke(app, ["gamma", str(tmp_path / "d.spacy")])
-    assert bad.exit_code == 2 and "--sets" in bad.output
+    default = CliRunner().invoke(app, ["gamma", str(tmp_path / "d.spacy"), "--samples", "10", "--seed", "1"])
+    assert default.exit_code == 0 and "spans:a, spans:b" in default.stderr  # every annotator set, said so
+    bad = CliRunner().invoke(app, ["gamma", str(tmp_path / "d.spacy"), "--sets", "spans:a"])
+    assert bad.exit_code == 2
     bad = CliRunner().invoke(app, ["gamma", str(shared_file("pygamma_tests_data", "AlexPaulSuzan.csv")),
                                    "--precision", "2"])
     assert bad.exit_code == 2

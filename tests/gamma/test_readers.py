@@ -261,7 +261,7 @@ def docs() -> list[Doc]:
 
 
 def test_from_docs_characters(docs):
-    c = from_docs(docs, ["spans:ann1", "spans:ann2"])
+    c = from_docs(docs, ["spans:ann1", "spans:ann2"], missing_as_empty=True)
     assert c.annotators == ["spans:ann1", "spans:ann2"]
     # doc 2 starts after doc 1's 23 characters and a gap of 1
     assert by_annotator(c) == {"spans:ann1": [(0.0, 5.0, "PER"), (17.0, 22.0, "LOC"), (24.0, 29.0, "PER")],
@@ -269,7 +269,7 @@ def test_from_docs_characters(docs):
 
 
 def test_from_docs_tokens(docs):
-    c = from_docs(docs, "spans:ann1;spans:ann2", unit="token")
+    c = from_docs(docs, "spans:ann1;spans:ann2", unit="token", missing_as_empty=True)
     # doc 2 starts after doc 1's 6 tokens and a gap of 1
     assert by_annotator(c) == {"spans:ann1": [(0.0, 1.0, "PER"), (4.0, 5.0, "LOC"), (7.0, 8.0, "PER")],
                                "spans:ann2": [(2.0, 3.0, "PER"), (4.0, 6.0, "LOC")]}
@@ -280,7 +280,7 @@ def test_from_docs_ents_and_empty_annotator(docs):
     with pytest.raises(InputError, match=r"'spans:nobody'; the sets are: ents, spans:ann1, spans:ann2"):
         from_docs(iter(docs), ["ents", "spans:nobody"])
     docs[1].spans["nobody"] = []  # present but empty: an annotator without units
-    c = from_docs(iter(docs), ["ents", "spans:nobody"])
+    c = from_docs(iter(docs), ["ents", "spans:nobody"], missing_as_empty=True)
     assert c.annotators == ["ents", "spans:nobody"]
     assert c.sizes().tolist() == [3, 0]
     assert by_annotator(c)["ents"] == [(0.0, 5.0, "PERSON"), (10.0, 13.0, "PERSON"), (24.0, 29.0, "PERSON")]
@@ -326,12 +326,12 @@ def test_read_docbin_and_dispatch(docs, tmp_path):
     path = tmp_path / "docs.spacy"
     DocBin(docs=docs).to_disk(path)
     for unit in ("char", "token"):
-        expected = from_docs(docs, ["spans:ann1", "spans:ann2"], unit=unit).units()
-        assert read_docbin(path, ["spans:ann1", "spans:ann2"], unit=unit).units() == expected
-        assert from_docs(path, "spans:ann1;spans:ann2", unit=unit).units() == expected
-        assert read_continuum(path, sets="spans:ann1;spans:ann2", unit=unit).units() == expected
-    with pytest.raises(InputError, match="pass --sets"):
-        read_continuum(path)
+        expected = from_docs(docs, ["spans:ann1", "spans:ann2"], unit=unit, missing_as_empty=True).units()
+        assert read_docbin(path, ["spans:ann1", "spans:ann2"], unit=unit, missing_as_empty=True).units() == expected
+        assert from_docs(path, "spans:ann1;spans:ann2", unit=unit, missing_as_empty=True).units() == expected
+        assert read_continuum(path, sets="spans:ann1;spans:ann2", unit=unit, missing_as_empty=True).units() == expected
+    named = read_continuum(path, sets="spans:ann1;spans:ann2", missing_as_empty=True)
+    assert read_continuum(path, missing_as_empty=True).units() == named.units()  # no sets: every annotator set
     with pytest.raises(InputError, match="no such file"):
         read_docbin(tmp_path / "missing.spacy", ["ents"])
     with pytest.raises(InputError, match="not a spaCy DocBin"):
