@@ -80,10 +80,7 @@ def gamma(
                            precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
                            empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
     if json_out is not None:
-        out = result.to_dict()
-        if documents is not None:
-            out["documents"] = documents
-        write_json(out, json_out)
+        write_json(result.to_dict(), json_out)
     if not quiet:
         _print_gamma(result)
         if documents is not None:

@@ -209,6 +209,9 @@ class GammaResult:
             "settings": dict(self.settings),
             "warnings": list(self.warnings),
             "unitary_alignments": self.alignment.to_rows(),
+            # which documents were compared, and which left out for whom (a continuum read from documents)
+            **({"documents": self.alignment.continuum.documents}
+               if self.alignment.continuum.documents is not None else {}),
         }
 
 
