@@ -297,11 +297,28 @@ def test_bdm_prints_a_readable_line(inputs: dict[str, Path]) -> None:
     assert "3 concepts" in result.output or "4 concepts" in result.output
 
 
+def test_sets_prints_every_count_and_full_set_names(inputs: dict[str, Path]) -> None:
+    out = inputs["out"] / "sets.json"
+    text = printed("sets", ["sets", inputs["iaa"], "--json", out])
+    data = json.loads(out.read_text(encoding="utf8"))
+    assert [s["name"] for s in data["sets"]] == ["ents", *sorted(ANNOTATORS)]  # span groups by name
+    for s in data["sets"]:
+        assert s["name"] in text and f"{s['documents_covered']} of {data['n_docs']}" in text
+        for label, count in s["types"].items():
+            assert re.search(rf"{label}\s+│\s+{count}\s", text), (label, count)
+
+
+def test_convert_prints_one_readable_line(inputs: dict[str, Path]) -> None:
+    text = run(["convert", inputs["iaa"], inputs["out"] / "converted.spacy"])
+    check_readable(text.replace(str(inputs["out"]), "OUT"))
+    assert "3 documents, 3 set(s), 21 annotations written to" in text
+
+
 # -- help texts ---------------------------------------------------------------------------------------------------
 
 
 COMMANDS = ("score", "qa", "adjudicate", "agreement", "iaa", "bdm", "gamma", "align", "relations", "noisy", "trees",
-            "benchmark")
+            "benchmark", "sets", "convert")
 BRACKETS = {"bdm": "[owl]", "benchmark": "[benchmark]"}
 
 
