@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Encoding, Format, KeySet, ResponseSet, Sep, app, reader_settings
+from .app import Encoding, Format, KeySet, LabelFeature, ResponseSet, Sep, app, reader_settings
 
 
 @app.command()
@@ -27,6 +27,7 @@ def adjudicate(
                                                                       "on.")] = True,
     encoding: Encoding = None,
     sep: Sep = None,
+    label_feature: LabelFeature = None,
     undecided: Annotated[Path | None, typer.Option("--undecided", help="Also write the rows still undecided "
                                                                        "to this JSONL file, in the --choices "
                                                                        "format, for a person to fill in (keep a "
@@ -42,7 +43,7 @@ def adjudicate(
 
     summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
                                target=target, fmt=fmt, accept_agreed=agreed,
-                               reader_options=reader_settings(encoding, sep), undecided_path=undecided)
+                               reader_options=reader_settings(encoding, sep, label_feature), undecided_path=undecided)
     typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
                f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
                f"{summary['unresolved']} rows left undecided"

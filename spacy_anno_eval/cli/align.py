@@ -9,7 +9,19 @@ import typer
 
 from ..errors import ConfigError
 from .alignment_report import print_muc_table, write_alignment_report
-from .app import AlignmentReport, Encoding, Format, KeyCorpus, KeySet, Quiet, ResponseSet, Sep, app, reader_settings
+from .app import (
+    AlignmentReport,
+    Encoding,
+    Format,
+    KeyCorpus,
+    KeySet,
+    LabelFeature,
+    Quiet,
+    ResponseSet,
+    Sep,
+    app,
+    reader_settings,
+)
 
 AlignLevel = Literal["offset", "section", "order"]
 Algorithm = Literal["optimal", "greedy", "dp"]
@@ -45,6 +57,7 @@ def align(
     report: AlignmentReport = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    label_feature: LabelFeature = None,
     quiet: Quiet = False,
 ) -> None:
     """ANNALIST alignment and scoring: by offsets, section or order; greedy or DP; split/merge policies."""
@@ -66,7 +79,7 @@ def align(
                         split=parse_policy(split, SPLIT_REST, "split"), merge=parse_policy(merge, MERGE_REST, "merge"),
                         anchor_text=anchor_text)
     keys, resps, texts = read_mention_pair(key, response, key_set, response_set, fmt, section, level,
-                                           **reader_settings(encoding, sep))
+                                           **reader_settings(encoding, sep, label_feature))
     decisions = align_mentions(keys, resps, settings, texts)
     result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
                            "split": split, "merge": merge, "anchor_text": anchor_text},

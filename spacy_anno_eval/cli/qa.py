@@ -20,6 +20,7 @@ from .app import (
     JsonOut,
     KeyCorpus,
     KeySet,
+    LabelFeature,
     MdOut,
     Measures,
     PairingOpt,
@@ -66,6 +67,7 @@ def qa(
     chunk_docs: ChunkDocs = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    label_feature: LabelFeature = None,
     quiet: Quiet = False,
 ) -> None:
     """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff (--html), as
@@ -89,7 +91,7 @@ def qa(
         max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
         key_set=key_set, response_set=response_set, types=split(types), features=split(features), beta=beta,
         pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)),
-        reader_options=reader_settings(encoding, sep))
+        reader_options=reader_settings(encoding, sep, label_feature))
     if not quiet:
         from ..report.terminal import print_classification, print_report
 

@@ -18,6 +18,7 @@ from .app import (
     JsonOut,
     KeyCorpus,
     KeySet,
+    LabelFeature,
     PairingOpt,
     Quiet,
     ResponseCorpus,
@@ -60,6 +61,7 @@ def score(
     chunk_docs: ChunkDocs = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    label_feature: LabelFeature = None,
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document rows in the "
                                                                          "JSON.")] = True,
@@ -78,7 +80,7 @@ def score(
         else {}
     settings = dict(key_set=key_set, response_set=response_set, types=split(types), features=split(features),
                     beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
-                    reader_options={**options, **reader_settings(encoding, sep)},
+                    reader_options={**options, **reader_settings(encoding, sep, label_feature)},
                     credit=bdm_credit(bdm, bdm_feature, split(features)))
     if streamed:
         from ..workflows.stream import score_shards
