@@ -108,7 +108,7 @@ def root_name(path: str | os.PathLike, head: int = 4096) -> str | None:
     parser.EntityDeclHandler = entity
     try:
         parser.Parse(data, False)
-    except (_RootReached, expat.ExpatError):
+    except (_RootReached, expat.ExpatError, LookupError, ValueError):  # LookupError: an unknown encoding
         pass
     return found[0] if found else None
 
