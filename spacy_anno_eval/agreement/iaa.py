@@ -45,6 +45,26 @@ contingency tables), so the result equals the whole corpus's exactly.
 Undefined coefficients (Ae = 1, e.g. a type without a feature where both
 annotators made exactly the same annotations: every item is ``Anns``/``Anns``)
 are ``None`` with an entry in ``warnings``.
+
+Partial coverage (DESIGN.md: a document an annotator never annotated is not
+one they annotated as empty). Where the corpus records which documents a set
+covers (:attr:`~spacy_anno_eval.annotations.table.Corpus.coverage`: an
+annotation tool's export, a DocBin document without that span group), each
+pair ``(a, b)`` is compared on the documents both cover, and so is each
+annotator with the consensus; every pair says how many documents it covers
+(``docs_covered``, of ``docs_total``; ``matrix["docs_covered"]``, whose
+diagonal is the documents each annotator covers), and a
+:class:`~spacy_anno_eval.errors.CoverageWarning` names the pairs that cover
+fewer documents than the corpus has. A pair that shares no document has no
+figures (``None`` in the matrix) and is left out of the means of pairs.
+``missing_as_empty=True`` compares every pair on every document, a document
+without a record counting as annotated with nothing (the behaviour before
+coverage was recorded).
+
+Without ``sets``, the annotator sets of the corpus are compared
+(:meth:`~spacy_anno_eval.annotations.table.Corpus.annotators`: those an
+annotation tool's export names, else every ``spans:NAME`` set), and the
+result says so in ``sets_note``.
 """
 
 from __future__ import annotations
@@ -52,13 +72,13 @@ from __future__ import annotations
 import itertools
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..annotations.table import name_list, split_names
-from ..errors import InputError
+from ..annotations.table import Corpus, SpanTable, name_list, split_names
+from ..errors import CoverageWarning, InputError
 from ..spans.measures import MODES
 
 
@@ -144,6 +164,11 @@ class _Parts:
                 else:  # a Corpus or Docs in memory
                     part = load(unit, self.selectors, self.fmt, self.features, **self.reader_options)
                     found = part.given_ids
+                    if not isinstance(unit, Corpus) and part.coverage is None:  # Docs: absent span groups
+                        from ..io.docbin import span_group_coverage
+
+                        part.coverage = span_group_coverage(
+                            _docs_per_key(doc.spans.keys() for doc in unit), len(part))
                 part.doc_ids = self.ids.add(unit, found, part.doc_ids)
                 self.names.add(part)
                 if len(part):  # a chunk of Prodigy reject/ignore lines only has no documents
@@ -201,36 +226,216 @@ class _SeenNames:
             check_features(features, self.carried, self.found_features, where)
 
 
+def _docs_per_key(keys_per_doc: Any) -> dict[str, list[int]]:
+    """Key -> the documents whose key list holds it."""
+    present: dict[str, list[int]] = {}
+    for d, keys in enumerate(keys_per_doc):
+        for key in keys:
+            present.setdefault(key, []).append(d)
+    return present
+
+
+def _both_cover(part: Any, a: str, b: str, missing_as_empty: bool) -> np.ndarray | None:
+    """The documents of ``part`` that sets ``a`` and ``b`` both cover; ``None`` when that is every document (or
+    ``missing_as_empty``)."""
+    if missing_as_empty or not part.coverage:
+        return None
+    mask = part.covered(a) & part.covered(b)
+    return None if mask.all() else mask
+
+
+def _rows_in(table: SpanTable, mask: np.ndarray) -> np.ndarray:
+    """Whether each row of ``table`` is in a document of ``mask``."""
+    return mask[table.doc] if len(table) else np.zeros(0, dtype=bool)
+
+
+def _take_rows(table: SpanTable, keep: np.ndarray, doc_map: np.ndarray | None = None) -> SpanTable:
+    """The rows ``keep`` of ``table``, their documents renumbered through ``doc_map`` when given."""
+    doc = table.doc[keep]
+    feats = None if table.features is None else [f for f, k in zip(table.features, keep.tolist(), strict=True) if k]
+    return SpanTable(doc if doc_map is None else doc_map[doc], table.start[keep], table.end[keep], table.label[keep],
+                     table.labels, feats)
+
+
+class _Picked(Sequence[str]):
+    """The texts ``index`` of a sequence of texts, read from it when asked (lazy texts stay lazy)."""
+
+    def __init__(self, texts: Sequence[str], index: np.ndarray) -> None:
+        self._texts, self._index = texts, index
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return self._texts[int(self._index[i])]
+
+
+def _covered_part(part: Any, mask: np.ndarray, selectors: tuple[str, ...]) -> Any:
+    """The documents ``mask`` of ``part`` as a corpus of their own holding ``selectors`` (documents renumbered
+    from 0, texts read when asked)."""
+    index = np.flatnonzero(mask)
+    doc_map = np.full(len(mask), -1, dtype=np.int64)
+    doc_map[index] = np.arange(len(index))
+    sets = {name: _take_rows(part.sets[name], _rows_in(part.sets[name], mask), doc_map)
+            for name in selectors if name in part.sets}
+
+    def pick(values: Any) -> Any:
+        return None if values is None else np.asarray(values)[index]
+
+    given = None if part.given_ids is None else [part.given_ids[k] for k in index.tolist()]
+    return Corpus([part.doc_ids[k] for k in index.tolist()], _Picked(part.texts, index), sets, part.source,
+                  pick(part.text_fingerprints), pick(part.text_lengths), given, part.found_sets,
+                  part.found_features, part=part.part, annotator_sets=part.annotator_sets)
+
+
+def resolve_sets(corpus: Any, sets: str | list[str] | None, *, fmt: str = "auto", shards: bool = False,
+                 docs_per_chunk: int | None = None, reader_options: dict[str, Any] | None = None,
+                 exclude: str | None = None) -> tuple[list[str], str | None, Any]:
+    """The sets to compare: ``sets`` (:func:`parse_sets`), else the annotator sets of ``corpus``
+    (:meth:`~spacy_anno_eval.annotations.table.Corpus.annotators`; over every shard with ``shards`` or
+    ``docs_per_chunk``), without ``exclude`` (the consensus set). Return them, the sentence saying which were
+    chosen (``None`` when ``sets`` are given) and the corpus to read (a file read to find its sets that already
+    holds them is not read again). Fewer than two annotator sets raise :class:`InputError` listing the sets."""
+    if sets is not None:
+        return parse_sets(sets), None, corpus
+    options = dict(reader_options or {})
+    source = os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""
+    found: list[str] = []
+    every: list[str] = []
+    reuse = corpus
+    if isinstance(corpus, (str, os.PathLike)):
+        from ..io.units import read_unit, shard_units
+
+        streamed = shards or bool(docs_per_chunk)
+        units = shard_units(corpus, fmt, docs_per_chunk, sharded=shards, selectors=["ents"], **options) \
+            if streamed else [source]
+        for unit in units:
+            part, _ = read_unit(unit, ["ents"], fmt, reader_options=options, allow_empty=streamed)
+            found += [s for s in part.annotators() if s not in found]
+            every += [s for s in (part.found_sets or ()) if s not in every]
+            if not streamed and all(s in part.sets for s in part.annotators()):
+                reuse = part  # an annotation tool's reader builds every set whatever it is asked for
+    else:
+        from ..spans.engine import load
+
+        part = load(corpus, ["ents"], fmt, **options) if not isinstance(corpus, Corpus) else corpus
+        found, every = part.annotators(), list(part.found_sets or ())
+        source = part.source
+    names = [s for s in found if s != exclude]
+    where = source or "the corpus"
+    if len(names) < 2:
+        listed = ", ".join(every) or "none known"
+        raise InputError(f"{where}: IAA needs two or more annotator sets, and {len(names)} found "
+                         f"({', '.join(names) or 'none'}; the sets: {listed}); name the sets to compare with "
+                         f"--sets (sets=...), e.g. 'spans:a;spans:b'")
+    note = (f"comparing the {len(names)} annotator sets of {where}: {', '.join(names)}; "
+            f"name others with --sets")
+    return names, note, reuse
+
+
+def _coverage_note(source: str, rows: list[tuple[str, str, int]], total: int) -> str | None:
+    """The :class:`CoverageWarning` sentence for pairs ``(a, b, docs covered)`` covering fewer than ``total``."""
+    short = [(a, b, k) for a, b, k in rows if k < total]
+    if not short:
+        return None
+    shown = "; ".join(f"{a} / {b} {k}" for a, b, k in short[:5])
+    more = f"; and {len(short) - 5} more" if len(short) > 5 else ""
+    none = sum(1 for *_, k in short if k == 0)
+    empty = f" ({none} share no document: no figures, left out of the means)" if none else ""
+    return (f"{source or 'corpus'}: {len(short)} of {len(rows)} pairs cover part of the {total} documents only and "
+            f"are compared on the documents both annotated{empty}; documents per pair: {shown}{more} "
+            f"(--missing-as-empty, missing_as_empty=True: count a document without a record as annotated "
+            f"with nothing)")
+
+
 def _mean(values: list[float | None]) -> float | None:
     """The mean of the defined values (None when none is)."""
     ok = [v for v in values if v is not None]
     return sum(ok) / len(ok) if ok else None
 
 
-def _matrix(n: int, pairs: list[dict[str, Any]], measure: str, micro_of: Any, macro_of: Any) -> dict[str, Any]:
+def _matrix(n: int, pairs: list[dict[str, Any]], measure: str, micro_of: Any, macro_of: Any,
+            diagonal_docs: list[int]) -> dict[str, Any]:
     """The agreement matrix of ``n`` annotators: each pair's micro and macro (over documents) figure in both
-    triangles, 1.0 on the diagonal, and each annotator's mean over the others."""
+    triangles (``None`` for a pair that shares no document), 1.0 on the diagonal, each annotator's mean over
+    the others, and the documents each pair covers (``docs_covered``; on the diagonal, those the annotator
+    covers)."""
     micro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
     macro = [[1.0 if a == b else None for b in range(n)] for a in range(n)]
+    docs = [[diagonal_docs[a] if a == b else 0 for b in range(n)] for a in range(n)]
     for p in pairs:
-        micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = micro_of(p)
-        macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = macro_of(p)
+        docs[p["i"]][p["j"]] = docs[p["j"]][p["i"]] = p["docs_covered"]
+        if p["docs_covered"]:
+            micro[p["i"]][p["j"]] = micro[p["j"]][p["i"]] = micro_of(p)
+            macro[p["i"]][p["j"]] = macro[p["j"]][p["i"]] = macro_of(p)
 
     def row_means(matrix: list[list[float | None]]) -> list[float | None]:
         return [_mean([v for b, v in enumerate(matrix[a]) if b != a]) for a in range(n)]
 
     return {"measure": measure, "micro": micro, "macro_docs": macro, "annotator_mean_micro": row_means(micro),
-            "annotator_mean_macro_docs": row_means(macro)}
+            "annotator_mean_macro_docs": row_means(macro), "docs_covered": docs}
 
 
-def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
+class _Coverage:
+    """The documents each comparison covers, counted part by part, and each annotator's own."""
+
+    def __init__(self, comparisons: list[tuple[str, str]], names: list[str], missing_as_empty: bool) -> None:
+        self.missing_as_empty = missing_as_empty
+        self.pairs = {c: 0 for c in comparisons}
+        self.own = {a: 0 for a in names}
+        self.index: dict[tuple[str, str], list[np.ndarray]] = {c: [] for c in comparisons}
+        self.total = 0
+        self.recorded = False
+
+    def add(self, offset: int, part: Any) -> dict[tuple[str, str], np.ndarray | None]:
+        """Count ``part`` (its first document is ``offset``); return each comparison's documents (``None``:
+        all)."""
+        masks = {}
+        self.recorded = self.recorded or bool(part.coverage)
+        for a in self.own:
+            self.own[a] += len(part) if self.missing_as_empty else int(part.covered(a).sum())
+        for c in self.pairs:
+            mask = masks[c] = _both_cover(part, c[0], c[1], self.missing_as_empty)
+            self.pairs[c] += len(part) if mask is None else int(mask.sum())
+            self.index[c].append(np.arange(offset, offset + len(part)) if mask is None else
+                                 offset + np.flatnonzero(mask))
+        self.total += len(part)
+        return masks
+
+    def doc_index(self, c: tuple[str, str]) -> np.ndarray:
+        """The corpus positions of the documents comparison ``c`` covers."""
+        return np.concatenate(self.index[c]) if self.index[c] else np.zeros(0, dtype=np.int64)
+
+    def warn(self, source: str, comparisons: list[tuple[str, str]]) -> str | None:
+        """Warn (:class:`CoverageWarning`) when a comparison covers fewer documents than the corpus; return the
+        sentence."""
+        note = _coverage_note(source, [(a, b, self.pairs[(a, b)]) for a, b in comparisons], self.total)
+        if note is not None:
+            warnings.warn(note, CoverageWarning, stacklevel=3)
+        return note
+
+
+def _no_docs(ev: Any) -> Any:
+    """``ev``'s settings without any document (a comparison that covers none)."""
+    from ..spans.counts import Evaluation
+
+    return Evaluation(list(ev.labels), [], np.zeros_like(ev.by_type), ev.by_doc[:0], None, dict(ev.settings), None,
+                      None)
+
+
+def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
                matrix_measure: str = "strict", credit: Any = None,
                shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None,
-               reader_options: dict[str, Any] | None = None) -> dict[str, Any]:
+               reader_options: dict[str, Any] | None = None, missing_as_empty: bool = False) -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
 
-    ``reader_options`` go to the file reader (``encoding``, ``sep``, ...;
+    ``sets``: the annotation sets (``"spans:a;spans:b"`` or a list); ``None``: the corpus's annotator sets
+    (see the module docstring; ``sets_note`` says which). Each pair is compared on the documents both cover
+    (``docs_covered`` of ``docs_total`` per pair; ``missing_as_empty=True``: on every document).
+    ``reader_options`` go to the file reader (``encoding``, ``sep``, ``label_feature``, ...;
     :func:`spacy_anno_eval.io.read_corpus`).
 
     ``shards``: ``corpus`` is a folder or glob of shard files, read one at a
@@ -251,67 +456,98 @@ def pairwise_f(corpus: Any, sets: str | list[str], *, types: str | list[str] | N
     from ..spans.counts import Evaluation
     from ..spans.engine import evaluate
 
-    names = parse_sets(sets)
-    if consensus is not None and consensus in names:
-        raise InputError(f"the consensus set {consensus!r} is also listed as an annotator")
     if matrix_measure not in MODES:
         raise InputError(f"matrix measure must be one of {', '.join(MODES)}, got {matrix_measure!r}")
+    names, sets_note, corpus = resolve_sets(corpus, sets, fmt=fmt, shards=shards, docs_per_chunk=docs_per_chunk,
+                                            reader_options=reader_options, exclude=consensus)
+    if consensus is not None and consensus in names:
+        raise InputError(f"the consensus set {consensus!r} is also listed as an annotator")
     type_names, features = parse_types(types)
     selectors = names + ([consensus] if consensus else [])
     comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
     comparisons += [(consensus, a) for a in names] if consensus else []
     parts: dict[tuple[str, str], list[Any]] = {c: [] for c in comparisons}
+    empty: dict[tuple[str, str], Any] = {}
     streamed = shards or bool(docs_per_chunk)
     reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
                     reader_options=reader_options)
-    for _, part in reader:
+    coverage = _Coverage(comparisons, names, missing_as_empty)
+    source = ""
+    for offset, part in reader:
+        source = source or part.source
+        masks = coverage.add(offset, part)
         for c in comparisons:
-            ev = evaluate(part, part, key_set=c[0], response_set=c[1], types=type_names, features=features,
+            mask = masks[c]
+            if mask is not None and not mask.any():
+                if c not in empty:  # the settings of an evaluation, without documents
+                    one = _covered_part(part, np.arange(len(part)) == 0, c)
+                    empty[c] = _no_docs(evaluate(one, one, key_set=c[0], response_set=c[1], types=type_names,
+                                                 features=features, beta=beta, pairing=pairing, credit=credit,
+                                                 check_names=False))
+                continue
+            scored = part if mask is None else _covered_part(part, mask, c)
+            ev = evaluate(scored, scored, key_set=c[0], response_set=c[1], types=type_names, features=features,
                           beta=beta, pairing=pairing, credit=credit, check_names=False)
             parts[c].append(ev.without_pairs() if streamed else ev)
     reader.names.check(type_names, features)
-    done = {c: Evaluation.concat(evs) if streamed else evs[0] for c, evs in parts.items()}
+    done = {c: (Evaluation.concat(evs) if streamed else evs[0]) if evs else empty[c] for c, evs in parts.items()}
     final = reader.final_ids()
     if final is not None:
-        for ev in done.values():
-            ev.doc_ids = list(final)
+        for c, ev in done.items():
+            ev.doc_ids = [final[k] for k in coverage.doc_index(c).tolist()]
     pairs, evaluations = [], {}
 
     def compare(key_set: str, response_set: str) -> tuple[Any, dict[str, Any]]:
         ev = done[(key_set, response_set)]
         return ev, ev.report()
 
+    total = coverage.total
     for i, j in itertools.combinations(range(len(names)), 2):
         ev, report = compare(names[i], names[j])
         evaluations[(i, j)] = ev
-        pairs.append({"a": names[i], "b": names[j], "i": i, "j": j, "report": report})
+        pairs.append({"a": names[i], "b": names[j], "i": i, "j": j,
+                      "docs_covered": coverage.pairs[(names[i], names[j])], "docs_total": total, "report": report})
         if "bdm" in report:
             pairs[-1]["bdm"] = report.pop("bdm")
-    mean = {m: {k: sum(p["report"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"} for m in MODES}
-    labels = sorted({t for p in pairs for t in p["report"]["per_type"]})
-    per_type = {t: {m: sum(p["report"]["per_type"].get(t, {}).get(m, {}).get("f", 0.0) for p in pairs) / len(pairs)
+    note = coverage.warn(source or (os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""),
+                         comparisons)
+    shared = [p for p in pairs if p["docs_covered"]]
+    if not shared:
+        raise InputError(f"{source or 'corpus'}: no two of the sets {', '.join(names)} cover a common document; "
+                         f"nothing to compare (--missing-as-empty counts a document without a record as "
+                         f"annotated with nothing)")
+    mean = {m: {k: sum(p["report"]["micro"][m][k] for p in shared) / len(shared) for k in "prf"} for m in MODES}
+    labels = sorted({t for p in shared for t in p["report"]["per_type"]})
+    per_type = {t: {m: sum(p["report"]["per_type"].get(t, {}).get(m, {}).get("f", 0.0) for p in shared) / len(shared)
                     for m in MODES} for t in labels}
     out: dict[str, Any] = {
         "measure": "fmeasure",
         "annotators": names,
         "types": type_names,
         "features": features,
-        "n_docs": pairs[0]["report"]["n_docs"],
+        "n_docs": total,
+        "missing_as_empty": missing_as_empty,
         "mean_of_pairs": mean,
+        "n_pairs_in_means": len(shared),
         "per_type": per_type,
         "matrix": _matrix(len(names), pairs, matrix_measure, lambda p: p["report"]["micro"][matrix_measure]["f"],
-                          lambda p: p["report"]["macro_docs"][matrix_measure]["f"]),
+                          lambda p: p["report"]["macro_docs"][matrix_measure]["f"], [coverage.own[a] for a in names]),
         "pairs": pairs,
         "evaluations": evaluations,
     }
+    if sets_note:
+        out["sets_note"] = sets_note
+    if note:
+        out["coverage_note"] = note
     if credit is not None:
-        out["mean_of_pairs_bdm"] = {m: {k: sum(p["bdm"]["micro"][m][k] for p in pairs) / len(pairs) for k in "prf"}
-                                    for m in MODES}
+        out["mean_of_pairs_bdm"] = {m: {k: sum(p["bdm"]["micro"][m][k] for p in shared) / len(shared)
+                                        for k in "prf"} for m in MODES}
     if consensus:
         out["consensus"] = {"set": consensus, "annotators": {}}
         for a in names:
             _, report = compare(consensus, a)
             out["consensus"]["annotators"][a] = {m: report["micro"][m] for m in MODES}
+            out["consensus"]["annotators"][a].update(docs_covered=coverage.pairs[(consensus, a)], docs_total=total)
     return out
 
 
@@ -364,8 +600,9 @@ class _KappaSums:
     """
 
     def __init__(self, specs: list[tuple[str, str | None]], selectors: list[str],
-                 comparisons: list[tuple[str, str]], detail: set[tuple[str, str]]) -> None:
+                 comparisons: list[tuple[str, str]], detail: set[tuple[str, str]], coverage: _Coverage) -> None:
         self.specs, self.selectors, self.comparisons, self.detail = specs, selectors, comparisons, detail
+        self.coverage = coverage
         self.found: set[str] = set()
         self.used: dict[str, set[str]] = {}
         self.cells: dict[tuple[tuple[str, str], str], list[Any]] = {}
@@ -382,6 +619,10 @@ class _KappaSums:
         found = {lab for tab in tables.values() for lab in tab.labels}
         self.found.update(found)
         self.doc_ids.extend(part.doc_ids)
+        masks = self.coverage.add(offset, part)
+        # rows of each set in the documents each comparison covers (None: every row)
+        keep = {(c, s): None if masks[c] is None else _rows_in(tables[s], masks[c])
+                for c in self.comparisons for s in c}
         for type_name, feature in self.specs or [(t, None) for t in sorted(found)]:
             label = _spec_label(type_name, feature)
             groups, cats = {}, {}
@@ -397,14 +638,20 @@ class _KappaSums:
             codes = {s: np.array([index[c] if g >= 0 else non_cat for c, g in zip(cats[s], groups[s], strict=True)],
                                  dtype=np.int64) for s in self.selectors}
             for x, y in self.comparisons:
-                pairs = pair_coextensive(tables[x], tables[y], groups[x], groups[y], codes[x], codes[y])
-                ca, cb = pairs.take(codes[x], codes[y], non_cat)  # an annotation the other did not make: Non-cat
+                side = {}
+                for s in (x, y):
+                    k = keep[((x, y), s)]
+                    side[s] = (tables[s], groups[s], codes[s]) if k is None else \
+                        (_take_rows(tables[s], k), groups[s][k], codes[s][k])
+                (tx, gx, kx), (ty, gy, ky) = side[x], side[y]
+                pairs = pair_coextensive(tx, ty, gx, gy, kx, ky)
+                ca, cb = pairs.take(kx, ky, non_cat)  # an annotation the other did not make: Non-cat
                 detail = (x, y) in self.detail
                 doc = pairs.doc.astype(np.int64) + offset if detail else None
                 self.cells.setdefault(((x, y), label), []).append(ContingencyCounts.of_codes(vocab, ca, cb, doc))
                 if detail:
                     self.items.setdefault(((x, y), label), []).extend(
-                        self._disagreements(offset, part, tables[x], tables[y], pairs, ca, cb, vocab, label))
+                        self._disagreements(offset, part, tx, ty, pairs, ca, cb, vocab, label))
 
     def _disagreements(self, offset: int, part: Any, ta: Any, tb: Any, pairs: Any, ca: np.ndarray,
                        cb: np.ndarray, vocab: list[str], label: str) -> list[dict[str, Any]]:
@@ -447,10 +694,11 @@ def _spec_label(type_name: str, feature: str | None) -> str:
     return type_name + (f"->{feature}" if feature else "")
 
 
-def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str] | None = None,
+def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: str | list[str] | None = None,
                    fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0, seed: int = 0,
                    shards: bool = False, progress: bool = False, client: Any = None,
-                   docs_per_chunk: int | None = None, reader_options: dict[str, Any] | None = None) -> dict[str, Any]:
+                   docs_per_chunk: int | None = None, reader_options: dict[str, Any] | None = None,
+                   missing_as_empty: bool = False) -> dict[str, Any]:
     """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
 
     See the module docstring for items and categories. ``types`` as GATE
@@ -476,11 +724,16 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     document. ``docs_per_chunk``: read JSONL and CoNLL files that many
     documents at a time, likewise. ``client``: an open Dask ``distributed.Client`` for the
     bootstrap (:func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`). ``reader_options`` go to
-    the file reader (``encoding``, ``sep``, ...).
+    the file reader (``encoding``, ``sep``, ``label_feature``, ...).
+
+    ``sets`` ``None``: the corpus's annotator sets (``sets_note`` says which). Each pair counts the items of
+    the documents both annotators cover (``docs_covered`` of ``docs_total``; ``missing_as_empty=True``: every
+    document); a pair that shares no document has no figures and is left out of the means.
     """
     from .coefficients import DegenerateAgreementWarning
 
-    names = parse_sets(sets)
+    names, sets_note, corpus = resolve_sets(corpus, sets, fmt=fmt, shards=shards, docs_per_chunk=docs_per_chunk,
+                                            reader_options=reader_options, exclude=consensus)
     if consensus is not None and consensus in names:
         raise InputError(f"the consensus set {consensus!r} is also listed as an annotator")
     specs = parse_type_features(types)
@@ -489,10 +742,14 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     index_pairs = list(itertools.combinations(range(len(names)), 2))
     pair_comparisons = [(names[i], names[j]) for i, j in index_pairs]
     consensus_comparisons = [(consensus, a) for a in names] if consensus else []
-    sums = _KappaSums(specs, selectors, pair_comparisons + consensus_comparisons, set(pair_comparisons))
+    comparisons = pair_comparisons + consensus_comparisons
+    coverage = _Coverage(comparisons, names, missing_as_empty)
+    sums = _KappaSums(specs, selectors, comparisons, set(pair_comparisons), coverage)
     reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
                     reader_options=reader_options)
+    source = ""
     for offset, part in reader:
+        source = source or part.source
         sums.add(offset, part)
     reader.names.check([t for t, _ in specs], features)
     sums.rename(reader.final_ids())
@@ -503,7 +760,9 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
     caught_messages: list[str] = []
 
     def compare(x: str, y: str, detail: bool) -> dict[str, Any]:
-        per_type = {}
+        per_type: dict[str, Any] = {}
+        if not coverage.pairs[(x, y)]:  # no document both cover: no figures
+            return per_type
         for label in labels:
             vocab, counts = sums.table((x, y), label)
             with warnings.catch_warnings():
@@ -519,33 +778,50 @@ def pairwise_kappa(corpus: Any, sets: str | list[str], *, types: str | list[str]
 
     keys = ("observed_agreement", "cohen_kappa", "scott_pi")
     pairs_out, items_out = [], {}
+    total = coverage.total
     for i, j in index_pairs:
         per_type = compare(names[i], names[j], True)
         over_types = {k: _mean([f[k] for f in per_type.values()]) for k in keys}
         doc_kappa = _mean([_mean([d["cohen_kappa"] for d in f["per_doc"]]) for f in per_type.values()])
-        pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j, "per_type": per_type,
-                          "mean_over_types": over_types, "mean_over_docs": {"cohen_kappa": doc_kappa}})
+        pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j,
+                          "docs_covered": coverage.pairs[(names[i], names[j])], "docs_total": total,
+                          "per_type": per_type, "mean_over_types": over_types,
+                          "mean_over_docs": {"cohen_kappa": doc_kappa}})
         items_out[(i, j)] = [row for label in labels for row in sums.items.get(((names[i], names[j]), label), [])]
+    note = coverage.warn(source or (os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""),
+                         comparisons)
+    shared = [p for p in pairs_out if p["docs_covered"]]
+    if not shared:
+        raise InputError(f"{source or 'corpus'}: no two of the sets {', '.join(names)} cover a common document; "
+                         f"nothing to compare (--missing-as-empty counts a document without a record as "
+                         f"annotated with nothing)")
     out: dict[str, Any] = {
         "measure": "kappa",
         "annotators": names,
         "types": labels,
         "n_docs": len(sums.doc_ids),
-        "mean_of_pairs": {k: _mean([p["mean_over_types"][k] for p in pairs_out]) for k in keys},
-        "per_type": {t: {k: _mean([p["per_type"][t][k] for p in pairs_out]) for k in keys} for t in labels},
+        "missing_as_empty": missing_as_empty,
+        "mean_of_pairs": {k: _mean([p["mean_over_types"][k] for p in shared]) for k in keys},
+        "n_pairs_in_means": len(shared),
+        "per_type": {t: {k: _mean([p["per_type"][t][k] for p in shared]) for k in keys} for t in labels},
         "matrix": _matrix(len(names), pairs_out, "cohen_kappa", lambda p: p["mean_over_types"]["cohen_kappa"],
-                          lambda p: p["mean_over_docs"]["cohen_kappa"]),
+                          lambda p: p["mean_over_docs"]["cohen_kappa"], [coverage.own[a] for a in names]),
         "pairs": pairs_out,
         "items": items_out,
         "texts": sums.texts,
     }
+    if sets_note:
+        out["sets_note"] = sets_note
+    if note:
+        out["coverage_note"] = note
     if consensus:
         out["consensus"] = {"set": consensus, "annotators": {}}
         for a in names:
             per_type = compare(consensus, a, False)
             out["consensus"]["annotators"][a] = {
                 "per_type": {t: {k: f[k] for k in keys} for t, f in per_type.items()},
-                "mean_over_types": {k: _mean([f[k] for f in per_type.values()]) for k in keys}}
+                "mean_over_types": {k: _mean([f[k] for f in per_type.values()]) for k in keys},
+                "docs_covered": coverage.pairs[(consensus, a)], "docs_total": total}
     out["warnings"] = list(dict.fromkeys(caught_messages))
     return out
 
@@ -555,4 +831,5 @@ def to_json(result: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if k not in ("evaluations", "items", "texts")}
 
 
-__all__ = ["pairwise_f", "pairwise_kappa", "parse_sets", "parse_type_features", "parse_types", "to_json"]
+__all__ = ["pairwise_f", "pairwise_kappa", "parse_sets", "parse_type_features", "parse_types", "resolve_sets",
+           "to_json"]

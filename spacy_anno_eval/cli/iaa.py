@@ -18,6 +18,8 @@ from .app import (
     Encoding,
     Format,
     JsonOut,
+    LabelFeature,
+    MissingAsEmpty,
     Quiet,
     Seed,
     Sep,
@@ -35,8 +37,9 @@ IaaMeasure = Literal["fmeasure", "kappa"]
 def iaa(
     corpus: Annotated[Path, typer.Argument(metavar="CORPUS", help="A corpus holding every annotator's set (DocBin "
                                                                   "span groups, CoNLL columns, ...).")],
-    sets: Annotated[str, typer.Option("--sets", help="Annotation sets, ';' or ',' between them: "
-                                                            "'spans:ann1;spans:ann2'.")],
+    sets: Annotated[str | None, typer.Option("--sets", help="Annotation sets, ';' or ',' between them: "
+                                                          "'spans:ann1;spans:ann2'; default: every annotator "
+                                                          "set of the file.")] = None,
     types: Types = None,
     measure: Annotated[IaaMeasure, typer.Option("--measure", help="fmeasure (pairwise P/R/F) or kappa (observed "
                                                                   "agreement, Cohen's kappa, Scott's pi on "
@@ -55,6 +58,8 @@ def iaa(
     chunk_docs: ChunkDocs = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    label_feature: LabelFeature = None,
+    missing_as_empty: MissingAsEmpty = False,
     html_out: Annotated[Path | None, typer.Option("--html", help="Folder for the agreement matrix (index.html) and "
                                                                  "one page per pair.")] = None,
     json_out: JsonOut = None,
@@ -74,16 +79,20 @@ def iaa(
         raise ConfigError("--bdm weights F-measures (GATE 10.5.3); use it with --measure fmeasure")
     if dask is not None and not (kappa and bootstrap):
         raise ConfigError("--dask spreads the bootstrap samples of --measure kappa --bootstrap N; use it with those")
+    options = reader_settings(encoding, sep, label_feature)
     if kappa:
         with dask_client(dask) as client:
             result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus, bootstrap=bootstrap,
                                     seed=seed, shards=shards, progress=not quiet, client=client,
-                                    docs_per_chunk=chunk_docs, reader_options=reader_settings(encoding, sep))
+                                    docs_per_chunk=chunk_docs, reader_options=options,
+                                    missing_as_empty=missing_as_empty)
     else:
         result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
                             credit=bdm_credit(bdm, bdm_feature, parse_types(types)[1]), shards=shards,
-                            progress=not quiet, docs_per_chunk=chunk_docs,
-                            reader_options=reader_settings(encoding, sep))
+                            progress=not quiet, docs_per_chunk=chunk_docs, reader_options=options,
+                            missing_as_empty=missing_as_empty)
+    if result.get("sets_note"):  # which sets were chosen, even with -q: the figures depend on it
+        typer.echo(result["sets_note"], err=True)
     if json_out is not None:  # machine output first
         write_json(to_json(result), json_out)
     written = {}
@@ -114,8 +123,11 @@ def _print_matrix(result: dict[str, Any], kappa: bool) -> None:
     rows = [f"#{i + 1} {n}" for i, n in enumerate(names)] if aliased else names
     cell_width = 9 if aliased else full
     width = max(len(r) for r in rows) + 2
+    docs = result["matrix"].get("docs_covered")
+    total = result["n_docs"]
+    partial = docs is not None and any(p.get("docs_covered", total) < total for p in result.get("pairs", []))
     typer.echo(f"{'Cohen kappa (mean over types)' if kappa else 'pairwise F (%)'} "
-               f"({result['matrix']['measure']}, micro), {result['n_docs']} documents")
+               f"({result['matrix']['measure']}, micro), {total} documents")
     typer.echo(" " * width + "".join(f"{h:>{cell_width}}" for h in heads) + f"{'mean':>{cell_width}}")
 
     def cell(v: float | None) -> str:
@@ -124,6 +136,11 @@ def _print_matrix(result: dict[str, Any], kappa: bool) -> None:
     for a, name in enumerate(rows):
         cells = "".join(cell(v) for v in result["matrix"]["micro"][a])
         typer.echo(f"{name:<{width}}{cells}{cell(result['matrix']['annotator_mean_micro'][a])}")
+    if partial:  # the documents each pair covers, in the same layout (the diagonal: each annotator's own)
+        typer.echo(f"documents both annotated, per pair (of {total}; diagonal: each annotator's)")
+        typer.echo(" " * width + "".join(f"{h:>{cell_width}}" for h in heads))
+        for a, name in enumerate(rows):
+            typer.echo(f"{name:<{width}}" + "".join(f"{v:>{cell_width}}" for v in docs[a]))
     mean = result["mean_of_pairs"]
     if kappa:
         typer.echo("mean of pairs: " + ", ".join(

@@ -48,9 +48,18 @@ Reader options: ``fast`` (default True; False forces the spaCy path).
 options goes to a key and a response of different formats, each reader gets
 those it takes (:func:`~spacy_anno_eval.io.split_options`).
 
-On the spaCy path the corpus records the sets its documents hold
+On both paths the corpus records the sets its documents hold
 (``found_sets``: ``ents`` and every span group some document has, even
-empty), so a ``spans:<key>`` that no document has is refused.
+empty), so a ``spans:<key>`` that no document has is refused, and which
+documents each span group covers (``coverage``): a document in which a span
+group key is absent is not covered by ``spans:<key>`` (an annotator who never
+annotated it), while a group that is present but empty covers it (an
+annotation with nothing in it). Only groups that miss some document get an
+entry; ``ents`` covers every document. The fast path reads the group keys
+from the ``span_groups`` field without building the groups: a document
+without groups costs a byte comparison, one with groups a msgpack decode of
+its key map (10k documents of 40 tokens: no groups, 0.07 s as before; three
+groups each, 0.064 s instead of 0.043 s).
 """
 
 from __future__ import annotations
@@ -58,7 +67,7 @@ from __future__ import annotations
 import gc
 import os
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,7 +150,31 @@ def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Se
             docs.extend(docbin.get_docs(vocab))
         except Exception as exc:
             raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
-    return corpus_from_docs(docs, selectors, features, source=source)
+    corpus = corpus_from_docs(docs, selectors, features, source=source)
+    corpus.coverage = span_group_coverage(_docs_per_key(doc.spans.keys() for doc in docs), len(docs))
+    return corpus
+
+
+def span_group_coverage(present: dict[str, Sequence[int]], n_docs: int) -> dict[str, np.ndarray] | None:
+    """Which documents each span group covers, from the documents that hold each group key (``present``: key ->
+    document indices; present but empty counts): ``{"spans:KEY": bool array}`` for the groups some document
+    lacks; ``None`` when every group is in every document (or there are none)."""
+    coverage = {}
+    for key in sorted(present):
+        mask = np.zeros(n_docs, dtype=bool)
+        mask[np.asarray(present[key], dtype=INDEX)] = True
+        if not mask.all():
+            coverage[f"spans:{key}"] = mask
+    return coverage or None
+
+
+def _docs_per_key(keys_per_doc: Iterable[Iterable[str]], offset: int = 0) -> dict[str, list[int]]:
+    """Key -> the documents (numbered from ``offset``) whose key list holds it."""
+    present: dict[str, list[int]] = {}
+    for d, keys in enumerate(keys_per_doc, offset):
+        for key in keys:
+            present.setdefault(key, []).append(d)
+    return present
 
 
 def _read_bytes(f: Path) -> bytes:
@@ -167,6 +200,7 @@ class _Shard:
     strings: list[str]
     keys: np.ndarray          # spaCy's key (hash or symbol id) of every string
     doc_ids: list[str | None] | None  # from user_data, None when no document has one
+    group_docs: dict[str, list[int]]  # span group key -> the documents holding it (present but empty counts)
 
 
 def _read_fast(files: list[Path], selectors: tuple[str, ...], source: str) -> Corpus:
@@ -191,9 +225,16 @@ def _read_fast(files: list[Path], selectors: tuple[str, ...], source: str) -> Co
     doc_ids = [str(i) if d is None else d for i, d in enumerate(given)]
     table = _ents_table(shards, starts, cum, doc_char0, tok_len, doc_ids, index, strings, source)
     texts = LazyTexts(strings, orth_idx, spaces, starts)
+    present: dict[str, list[int]] = {}
+    offset = 0
+    for s in shards:
+        for key, docs in s.group_docs.items():
+            present.setdefault(key, []).extend(d + offset for d in docs)
+        offset += len(s.sizes)
+    found = ["ents", *(f"spans:{k}" for k in sorted(present))]
     return Corpus(doc_ids, texts, {s: table for s in selectors}, source,
                   text_fingerprints=text_fingerprints(orth, spaces, starts), text_lengths=text_lengths,
-                  given_ids=given)
+                  given_ids=given, found_sets=found, coverage=span_group_coverage(present, len(sizes)))
 
 
 def _concat(arrays: list[np.ndarray]) -> np.ndarray:
@@ -231,6 +272,7 @@ def _decode_shard(f: Path) -> _Shard:
         sizes=lengths, orth=columns["orth"], spaces=_unknown_spaces(msg.get("flags"), spaces, lengths),
         iob=columns.get("iob"), etype=columns.get("etype"), strings=strings, keys=keys,
         doc_ids=_user_data_ids(msg.get("user_data"), len(lengths)),
+        group_docs=_group_docs(msg.get("span_groups"), len(lengths)),
     )
 
 
@@ -275,6 +317,40 @@ def _user_data_ids(user_data: list[Any] | None, n_docs: int) -> list[str | None]
     if all(i is None for i in ids):
         return None
     return (ids + [None] * n_docs)[:n_docs]
+
+
+_NO_GROUPS = (b"", b"\x90", b"\x80")  # Doc.spans.to_bytes() of a document without span groups (msgpack [] / {})
+
+
+def _group_docs(blobs: Any, n_docs: int) -> dict[str, list[int]]:
+    """Span group key -> the documents that hold it, from the ``span_groups`` field (``Doc.spans.to_bytes()``
+    per document: a msgpack map of group bytes to its keys, or, as spaCy < 3.4 wrote it, a list of group bytes
+    whose ``name`` is the key), without building the groups; a document without groups costs a byte
+    comparison. Raise :class:`Unrecognised` for anything else, so that spaCy's own reader decides."""
+    if blobs is None:
+        return {}
+    if not isinstance(blobs, list) or len(blobs) != n_docs:
+        raise Unrecognised("DocBin span_groups is not one entry per document")
+    if set(blobs).issubset(_NO_GROUPS):  # TypeError for an unhashable entry: see below
+        return {}
+    from srsly.msgpack._unpacker import unpackb
+
+    def keys_of(blob: Any) -> Iterable[str]:
+        if blob in _NO_GROUPS:
+            return ()
+        if not isinstance(blob, bytes):
+            raise Unrecognised("DocBin span_groups holds something other than bytes")
+        try:
+            msg = unpackb(blob, raw=False)
+            keys = [k for ks in msg.values() for k in ks] if isinstance(msg, dict) else \
+                [unpackb(g, raw=False)["name"] for g in msg]
+        except Exception as exc:  # any other layout goes to spaCy's reader
+            raise Unrecognised(f"DocBin span_groups entry not read ({type(exc).__name__})") from exc
+        if not all(isinstance(k, str) for k in keys):
+            raise Unrecognised("DocBin span group keys are not strings")
+        return dict.fromkeys(keys)
+
+    return _docs_per_key(map(keys_of, blobs))
 
 
 # -- inflating the message, with the token columns pulled out on the way
@@ -450,7 +526,7 @@ def _columns_of(msg: dict[str, Any]) -> dict[str, np.ndarray]:
 # -- msgpack top level without copying the large binary fields
 
 
-_WANTED = {"version", "attrs", "tokens", "spaces", "lengths", "strings", "user_data"}
+_WANTED = {"version", "attrs", "tokens", "spaces", "lengths", "strings", "user_data", "span_groups"}
 _UNKNOWN_SPACES = b"\xb2has_unknown_spaces\xc3"  # msgpack of the key, then True
 
 
@@ -761,5 +837,5 @@ def _labels(pos: np.ndarray, keys: np.ndarray, strings: list[str]) -> tuple[np.n
     return remap[pos], [strings[int(i)] for i in used[first_of_group]]
 
 
-__all__ = ["KNOWN_VERSIONS", "KeyIndex", "LazyTexts", "Unrecognised", "docbin_files", "read_docbin", "string_keys",
-           "text_fingerprints"]
+__all__ = ["KNOWN_VERSIONS", "KeyIndex", "LazyTexts", "Unrecognised", "docbin_files", "read_docbin",
+           "span_group_coverage", "string_keys", "text_fingerprints"]

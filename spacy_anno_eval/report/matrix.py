@@ -5,7 +5,11 @@
 with Cohen's kappa in the cells): each cell shows the pair's micro F
 and, below it, the macro F over documents; the last two columns hold each
 annotator's mean over its pairs. Cells are coloured on a red (0.0) - white
-(0.5) - green (1.0) scale. Each off-diagonal cell links to the pair's page,
+(0.5) - green (1.0) scale. Every cell's title says how many documents the
+pair covers (both annotators annotated them; on the diagonal, those the
+annotator annotated), and a cell whose pair covers fewer documents than the
+corpus shows that count under its figures, as the pair's page header does.
+Each off-diagonal cell links to the pair's page,
 the ordinary Corpus QA report of that pair (per-document figures and the
 Annotation Diff with the disagreeing annotations in context).
 
@@ -50,12 +54,21 @@ def pair_file(i: int, j: int) -> str:
     return f"pair-{min(i, j)}-{max(i, j)}.html"
 
 
+def docs_covered_text(covered: int | None, total: int) -> str:
+    """``all 10 documents`` or ``8 of 10 documents``."""
+    if covered is None or covered == total:
+        return f"all {total} documents"
+    return f"{covered} of {total} documents"
+
+
 def render_matrix_html(result: dict[str, Any], *, title: str | None = None, links: bool = True) -> str:
     """The matrix page of an IAA result (see the module docstring)."""
     names = result["annotators"]
     matrix = result["matrix"]
     measure = matrix["measure"]
-    title = title or f"Inter-annotator agreement: {len(names)} annotators, {result['n_docs']} documents"
+    total = result["n_docs"]
+    docs = matrix.get("docs_covered")
+    title = title or f"Inter-annotator agreement: {len(names)} annotators, {total} documents"
     head = "".join(f"<th>{esc(n)}</th>" for n in names)
     fmt = _num if result.get("measure") == "kappa" else pct
     rows = []
@@ -63,11 +76,15 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
         cells = []
         for b in range(len(names)):
             micro, macro = matrix["micro"][a][b], matrix["macro_docs"][a][b]
+            covered = None if docs is None else docs[a][b]
             text = f"{fmt(micro)}<br><small>{fmt(macro)}</small>" if micro is not None else "n/a"
+            if covered is not None and covered != total:
+                text += f'<br><small class="docs">{covered}/{total} docs</small>'
             if links and a != b:
                 text = f'<a href="{pair_file(a, b)}">{text}</a>'
-            cells.append(f'<td style="background:{cell_colour(micro)}" title="micro / macro over documents">'
-                         f"{text}</td>")
+            what = "documents annotated" if a == b else "documents both annotated"
+            tip = f"micro / macro over documents; {what}: {docs_covered_text(covered, total)}"
+            cells.append(f'<td style="background:{cell_colour(micro)}" title="{esc(tip)}">{text}</td>')
         mean_micro, mean_macro = matrix["annotator_mean_micro"][a], matrix["annotator_mean_macro_docs"][a]
         cells.append(f'<td style="background:{cell_colour(mean_micro)}"><b>{fmt(mean_micro)}</b></td>')
         cells.append(f'<td style="background:{cell_colour(mean_macro)}"><b>{fmt(mean_macro)}</b></td>')
@@ -87,6 +104,10 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
         type_head = "".join(f"<th>F {esc(m)}</th>" for m in mean)
         header = (f'<div class="muted">Pairwise F ({esc(measure)}; micro, and macro over documents below it), '
                   f"mean of pairs: {summary}</div>")
+    if docs is not None and any(p.get("docs_covered", total) != total for p in result.get("pairs", [])):
+        header += ('<div class="muted">Each pair is compared on the documents both annotators annotated (the '
+                   "count under a cell); a pair that shares none has no figures and is left out of the means of "
+                   "pairs.</div>")
     # no tabs on this page: <main>, not a tab panel (which the shared script would keep hidden)
     body = (f'<main><table class="matrix"><thead><tr><th></th>{head}'
             "<th>mean (micro)</th><th>mean (macro)</th></tr></thead>"
@@ -136,7 +157,9 @@ def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
                  "<th>Document</th><th>Type</th>"
                  f"<th>{esc(a)}</th><th>{esc(b)}</th><th>In context</th></tr></thead>"
                  f"<tbody>{''.join(rows)}</tbody></table>")
-    header = f'<div class="muted"><a href="index.html">agreement matrix</a> · {result["n_docs"]} documents</div>'
+    covered = docs_covered_text(pair.get("docs_covered"), result["n_docs"])
+    header = (f'<div class="muted"><a href="index.html">agreement matrix</a> · {covered}'
+              f'{"" if pair.get("docs_covered") in (None, result["n_docs"]) else " (both annotated)"}</div>')
     return html_page(f"{a} vs {b}: kappa", header, f'<main>{"".join(parts)}</main>')
 
 
@@ -152,9 +175,13 @@ def write_matrix_reports(result: dict[str, Any], output_dir: str | os.PathLike) 
         if result.get("measure") == "kappa":
             pages[pair_file(i, j)] = render_kappa_pair_html(result, pair)
         else:
+            covered = docs_covered_text(pair.get("docs_covered"), result["n_docs"])
+            both = "" if pair.get("docs_covered") in (None, result["n_docs"]) else " both annotated"
             pages[pair_file(i, j)] = render_html(pair["report"], result["evaluations"].get((i, j)),
-                                                 title=f"{names[i]} (key) vs {names[j]} (response)")
+                                                 title=f"{names[i]} (key) vs {names[j]} (response), "
+                                                       f"{covered}{both}")
     return {name: write_text(folder / name, page) for name, page in pages.items()}
 
 
-__all__ = ["cell_colour", "pair_file", "render_kappa_pair_html", "render_matrix_html", "write_matrix_reports"]
+__all__ = ["cell_colour", "docs_covered_text", "pair_file", "render_kappa_pair_html", "render_matrix_html",
+           "write_matrix_reports"]
