@@ -84,7 +84,7 @@ SUFFIXES = [".jsonl", ".conll", ".spacy", ".csv", ".tsv", ".conllu", ".bio", ".a
 @settings(settings.get_profile(PROFILE))
 @given(data=st.binary(max_size=400), suffix=st.sampled_from(SUFFIXES),
        command=st.sampled_from(["score", "qa", "agreement", "gamma", "noisy", "trees", "iaa", "relations",
-                                "adjudicate", "align", "bdm"]))
+                                "adjudicate", "align", "bdm", "sets", "convert"]))
 def test_random_bytes(folder, data, suffix, command):
     sub = fresh(folder)
     path = sub / f"in{suffix}"
@@ -101,6 +101,8 @@ def test_random_bytes(folder, data, suffix, command):
         "adjudicate": ["adjudicate", path.name, path.name, "--out", "out.spacy", "-q"],
         "align": ["align", path.name, path.name, "--report", "out", "-q"],
         "bdm": ["bdm", path.name, "--out", "out.txt", "--json", "out.json", "-q"],
+        "sets": ["sets", path.name, "--json", "out.json"],
+        "convert": ["convert", path.name, "out.spacy", "-q"],
     }[command]
     check(args, sub, ("out.json", "out", "out.spacy", "out.txt"))
 
