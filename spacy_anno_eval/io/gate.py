@@ -164,12 +164,17 @@ def _xml_features(parent: ET.Element, loc: str) -> dict[str, Any]:
     return feats
 
 
+def _utf16_len(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units (a character outside the BMP counts 2)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def _text_with_nodes(twn: ET.Element, loc: str) -> tuple[str, dict[str, int], tuple[int, str] | None]:
     """The text, each node id's code-point offset, and (count, first example) of ids that are not the node's
     UTF-16 place."""
     parts = [twn.text or ""]
     cp = len(parts[0])
-    u16 = cp + sum(1 for c in parts[0] if ord(c) > 0xFFFF)
+    u16 = _utf16_len(parts[0])
     nodes: dict[str, int] = {}
     bad, first = 0, ""
     for node in twn:
@@ -193,7 +198,7 @@ def _text_with_nodes(twn: ET.Element, loc: str) -> tuple[str, dict[str, int], tu
         tail = node.tail or ""
         parts.append(tail)
         cp += len(tail)
-        u16 += len(tail) + sum(1 for c in tail if ord(c) > 0xFFFF)
+        u16 += _utf16_len(tail)
     return "".join(parts), nodes, ((bad, first) if bad else None)
 
 
