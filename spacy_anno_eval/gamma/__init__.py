@@ -5,7 +5,8 @@
 - :mod:`.alignment`: the exact best (minimum-disorder) alignment;
 - :mod:`.sampling`: random continua for the expected disorder;
 - :mod:`.measure`: γ, γcat, γk with their confidence interval;
-- :mod:`.cst`: the Corpus Shuffling Tool (Mathet et al. 2012).
+- :mod:`.cst`: the Corpus Shuffling Tool (Mathet et al. 2012);
+- :mod:`.unitizing`: Krippendorff's (2004) unitizing alpha uα, overall and per category.
 
 ``gamma(data, sets=...)`` takes a :class:`~.continuum.Continuum`, a file
 path or spaCy Docs. Nothing here is imported by spaCy's registry.
@@ -20,4 +21,5 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     continuum: Continuum
     dissimilarity: Dissimilarity
     measure: GammaResult gamma
+    unitizing: UnitizingAlphaResult unitizing_alpha unitizing_distance
 """)

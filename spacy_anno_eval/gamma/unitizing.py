@@ -1,0 +1,304 @@
+"""Krippendorff's unitizing α (uα), the 2004 form, overall and per category.
+
+Source: K. Krippendorff (2004), *Content Analysis: An Introduction to Its
+Methodology*, 2nd ed., Sage, section on the reliability of unitizing, worked
+example p. 254 (two coders, continuum [150, 450), categories c and k:
+uα 0.8591, c 0.7286, k 1.0); the same coefficient in K. Krippendorff (2004),
+"Measuring the reliability of qualitative text analysis data", *Quality &
+Quantity* 38: 787–800. It extends Krippendorff (1995), *Sociological
+Methodology* 25: 47–76. This is the form DKPro Statistics implements as
+``KrippendorffAlphaUnitizingAgreement``; it reproduces that class's tests.
+
+Definitions. The continuum is the integer positions ``[B, B + L)`` (the
+``extent``); ``m`` annotators each cover all of it. For one category ``c``,
+each annotator's continuum splits into *sections*: its units of ``c`` (which
+must not overlap one another) and the *gaps* between them (maximal stretches
+holding no unit of ``c``; units of other categories count as gap). For two
+sections ``g`` (annotator i) and ``h`` (annotator j), with starts ``b``,
+ends ``e`` and lengths ``l``::
+
+    δ(g, h) = (b_g − b_h)² + (e_g − e_h)²   both units of c, overlapping (b_g < e_h and b_h < e_g)
+            = l_g²                          g a unit of c lying inside the gap h
+            = l_h²                          h a unit of c lying inside the gap g
+            = 0                             otherwise (two gaps; sections that do not overlap)
+
+Observed disagreement of ``c`` (over every ordered pair of annotators i ≠ j
+and every section of each)::
+
+    uD_o(c) = Σ_{i≠j} Σ_g Σ_h δ(g, h) / (m (m − 1) L²)
+
+Expected disagreement of ``c``, with ``N_c`` units of ``c`` over all
+annotators, ``l`` a unit's length and the gaps taken over all annotators::
+
+    numerator(c)   = (2 / L) Σ_{units u of c} [ (N_c − 1)(2 l_u³ − 3 l_u² + l_u) / 3
+                                              + l_u² Σ_{gaps h with l_h ≥ l_u} (l_h − l_u + 1) ]
+    denominator(c) = m L (m L − 1) − Σ_{units u of c} l_u (l_u − 1)
+    uD_e(c)        = numerator(c) / denominator(c)
+
+(``(2 l³ − 3 l² + l) / 3 = 2 Σ_{k=1}^{l−1} k²``). Then ``uα(c) = 1 − uD_o(c) / uD_e(c)`` and, over the categories
+that have units, ``uα = 1 − Σ_c uD_o(c) / Σ_c uD_e(c)``. The ``observed`` and
+``expected`` figures of the overall result are the means over those
+categories (as DKPro reports them; the ratio is the same).
+
+The book's 0.8591 comes from its rounded intermediate figures (D_o 0.0144,
+D_e 0.0532 + 0.0490); unrounded, uα is 0.858665, as DKPro also computes.
+
+Positions are counted in whole units (characters, tokens): the formula's
+``+ 1`` and squared lengths depend on the unit of measure, so non-integer
+positions are refused (express seconds as milliseconds, for instance).
+
+Undefined figures (:mod:`spacy_anno_eval.figures`): with fewer than two
+annotators, no units, or an expected disagreement of 0, uα (or uα of a
+category) is ``None`` with one
+:class:`~spacy_anno_eval.errors.UndefinedFigureWarning` per call. DKPro
+returns 0.0 where ``D_o = D_e = 0``; here that is ``None``.
+
+Left out: Krippendorff et al. (2016, *Quality & Quantity* 50) uα and its
+variants cuα, |cuα and (k)α. The shared data holds no *published* worked
+example for any of them (the 2016 uα value of ``dkpro_simple_example.json``
+was computed by peer implementations, not published), and none was checked
+here against an independent implementation.
+
+>>> from spacy_anno_eval.gamma.continuum import Continuum
+>>> units = [("0", 225, 295, "c"), ("0", 370, 400, "c"), ("1", 220, 300, "c"), ("1", 355, 375, "c"),
+...          ("1", 400, 420, "c"), ("0", 180, 240, "k"), ("0", 300, 350, "k"), ("1", 180, 240, "k"),
+...          ("1", 300, 350, "k")]
+>>> result = unitizing_alpha(Continuum.from_units(units), extent=(150, 450))  # Krippendorff 2004, p. 254
+>>> round(result.value, 3), round(result.per_category["c"]["value"], 4), result.per_category["k"]["value"]
+(0.859, 0.7286, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import figures
+from ..errors import ConfigError, InputError
+from ..figures import json_safe
+from .continuum import Continuum, check_offsets
+
+
+def unitizing_distance(start1: float, end1: float, is_unit1: bool, start2: float, end2: float,
+                       is_unit2: bool) -> float:
+    """Krippendorff's (2004) δ between two sections, each a unit of the category (``is_unit``) or a gap.
+
+    >>> unitizing_distance(225, 295, True, 220, 300, True)   # both units, overlapping: 5² + 5²
+    50.0
+    >>> unitizing_distance(400, 450, False, 400, 420, True)  # a unit inside a gap: its length squared
+    400.0
+    """
+    if is_unit1 and is_unit2:
+        if start1 < end2 and start2 < end1:
+            return float((start1 - start2) ** 2 + (end1 - end2) ** 2)
+        return 0.0
+    if is_unit1 and not is_unit2 and start2 <= start1 and end1 <= end2:
+        return float((end1 - start1) ** 2)
+    if is_unit2 and not is_unit1 and start1 <= start2 and end2 <= end1:
+        return float((end2 - start2) ** 2)
+    return 0.0
+
+
+@dataclass
+class UnitizingAlphaResult:
+    """Krippendorff's (2004) uα of a continuum (see the module docstring).
+
+    ``value``: uα over all categories (``None`` when undefined);
+    ``observed`` / ``expected``: the mean of the categories' uD_o / uD_e;
+    ``per_category``: for each category with units, ``{"value", "observed",
+    "expected", "n_units"}``; ``extent``: ``(begin, end)`` of the continuum.
+    """
+
+    value: float | None
+    observed: float | None
+    expected: float | None
+    per_category: dict[str, dict[str, Any]]
+    extent: tuple[float, float] | None
+    annotators: list[str]
+    n_units: int
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures (no NaN, no infinity)."""
+        return json_safe({
+            "measure": "krippendorff2004_u_alpha",
+            "value": self.value,
+            "observed_disagreement": self.observed,
+            "expected_disagreement": self.expected,
+            "per_category": {c: dict(v) for c, v in self.per_category.items()},
+            "extent": list(self.extent) if self.extent is not None else None,
+            "annotators": list(self.annotators),
+            "n_units": self.n_units,
+            "warnings": list(self.warnings),
+        })
+
+
+def _whole(value: float) -> bool:
+    return math.isfinite(value) and float(value).is_integer()
+
+
+def _check_extent(continuum: Continuum, extent: Any, source: str) -> tuple[float, float] | None:
+    """``(begin, end)``: ``extent`` checked, or the smallest start and largest end; None without units and extent."""
+    if extent is None:
+        if not len(continuum):
+            return None
+        return float(continuum.start.min()), float(continuum.end.max())
+    try:
+        begin, end = (float(x) for x in extent)
+    except (TypeError, ValueError):
+        raise ConfigError(f"extent must be (begin, end) of the continuum, two whole numbers, got {extent!r}") from None
+    if not (_whole(begin) and _whole(end)) or not begin < end:
+        raise ConfigError(f"extent must be (begin, end) with whole numbers begin < end, got {extent!r}")
+    if len(continuum):
+        outside = (continuum.start < begin) | (continuum.end > end)
+        if outside.any():
+            i = int(np.argmax(outside))
+            raise InputError(f"{_unit_at(continuum, i, source)} lies outside the extent [{begin:g}, {end:g}); "
+                             f"widen the extent or leave it out (default: smallest start to largest end)")
+    return begin, end
+
+
+def _unit_at(continuum: Continuum, row: int, source: str) -> str:
+    a = int(continuum.annotator[row])
+    index = row - int(np.flatnonzero(continuum.annotator == a)[0])
+    return (f"{source or 'continuum'}: unit {index + 1} of annotator {continuum.annotators[a]!r} "
+            f"([{continuum.start[row]:g}, {continuum.end[row]:g}), category "
+            f"{continuum.categories[continuum.category[row]]!r})")
+
+
+def _check_units(continuum: Continuum, source: str) -> None:
+    """Whole-number positions; no two units of one annotator and category overlap."""
+    if not len(continuum):
+        return
+    fractional = ~(np.floor(continuum.start) == continuum.start) | ~(np.floor(continuum.end) == continuum.end)
+    if fractional.any():
+        i = int(np.argmax(fractional))
+        raise InputError(f"{_unit_at(continuum, i, source)} has a fractional position; Krippendorff's uα counts "
+                         f"positions in whole units (characters, tokens): scale the positions (seconds to "
+                         f"milliseconds, for instance)")
+    order = np.lexsort((continuum.start, continuum.category, continuum.annotator))
+    a, c = continuum.annotator[order], continuum.category[order]
+    s, e = continuum.start[order], continuum.end[order]
+    same = (a[1:] == a[:-1]) & (c[1:] == c[:-1])
+    # sorted by start, a unit overlapping any earlier one of its annotator and category overlaps the one before it
+    clash = np.flatnonzero(same & (s[1:] < e[:-1]))
+    if len(clash):
+        k = int(clash[0]) + 1
+        earlier = int(order[k - 1])
+        raise InputError(f"{_unit_at(continuum, int(order[k]), source)} overlaps unit "
+                         f"[{continuum.start[earlier]:g}, {continuum.end[earlier]:g}) of the same annotator and "
+                         f"category; Krippendorff's uα needs the units of one annotator and category not to overlap "
+                         f"(merge them, or give them different categories)")
+
+
+def _gaps(starts: np.ndarray, ends: np.ndarray, begin: float, end: float) -> np.ndarray:
+    """Lengths of the stretches of ``[begin, end)`` that the sorted, non-overlapping units do not cover."""
+    left = np.concatenate([[begin], ends])
+    right = np.concatenate([starts, [end]])
+    lengths = right - left
+    return lengths[lengths > 0]
+
+
+def _pair_disagreement(s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray) -> float:
+    """Σ δ over the sections of two annotators (one category): overlapping units, and units inside a gap."""
+    lo = np.searchsorted(e2, s1, side="right")  # first unit of 2 ending after unit 1 starts
+    hi = np.searchsorted(s2, e1, side="left")  # first unit of 2 starting at or after unit 1's end
+    count = np.maximum(hi - lo, 0)
+    first = np.repeat(np.arange(len(s1)), count)
+    second = np.repeat(lo, count) + (np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count))
+    total = float(np.sum((s1[first] - s2[second]) ** 2 + (e1[first] - e2[second]) ** 2))
+    total += float(np.sum(((e1 - s1) ** 2)[count == 0]))  # a unit of 1 overlapping no unit of 2: inside a gap
+    matched = np.zeros(len(s2), dtype=bool)
+    matched[second] = True
+    total += float(np.sum(((e2 - s2) ** 2)[~matched]))
+    return total
+
+
+def _category(per_annotator: list[tuple[np.ndarray, np.ndarray]], begin: float, end: float) -> tuple[float, float]:
+    """(uD_o, uD_e) of one category, from each annotator's sorted (starts, ends) of its units."""
+    m, length = len(per_annotator), end - begin
+    observed = 0.0
+    for i in range(m):
+        for j in range(i + 1, m):
+            observed += _pair_disagreement(*per_annotator[i], *per_annotator[j])
+    observed = 2.0 * observed / (m * (m - 1) * length * length)
+    lengths = np.concatenate([e - s for s, e in per_annotator])
+    gaps = np.sort(np.concatenate([_gaps(s, e, begin, end) for s, e in per_annotator]))
+    n_c = len(lengths)
+    suffix = np.concatenate([np.cumsum(gaps[::-1])[::-1], [0.0]])  # suffix[k] = Σ gaps[k:]
+    at = np.searchsorted(gaps, lengths, side="left")  # gaps[at:] >= l
+    fitting = suffix[at] - (lengths - 1) * (len(gaps) - at)  # Σ_{gaps h >= l} (l_h − l + 1)
+    shifted = (n_c - 1) * (2 * lengths ** 3 - 3 * lengths ** 2 + lengths) / 3
+    numerator = 2.0 / length * float(np.sum(shifted + lengths ** 2 * fitting))
+    denominator = m * length * (m * length - 1) - float(np.sum(lengths * (lengths - 1)))
+    return observed, numerator / denominator
+
+
+def unitizing_alpha(continuum: Continuum, *, extent: tuple[float, float] | None = None,
+                    source: str = "") -> UnitizingAlphaResult:
+    """Krippendorff's (2004) uα of ``continuum``, overall and per category; see the module docstring.
+
+    ``extent``: ``(begin, end)`` of the continuum every annotator covered
+    (whole numbers; default: the smallest start to the largest end). Every
+    annotator of ``continuum.annotators`` counts as having annotated all of
+    it: one without units of a category has one gap over the whole extent.
+    ``source`` names the input in error messages.
+
+    Raises :class:`InputError` for fractional positions, a unit outside
+    ``extent``, or two overlapping units of one annotator and category.
+    """
+    if not isinstance(continuum, Continuum):
+        raise ConfigError(f"unitizing_alpha takes a Continuum (spacy_anno_eval.gamma.readers reads one), got "
+                          f"{type(continuum).__name__}")
+    check_offsets(continuum, source)
+    _check_units(continuum, source)
+    bounds = _check_extent(continuum, extent, source)
+    m = continuum.n_annotators
+    undefined: list[str] = []  # the figures that do not exist, and why
+    whys: list[str] = []
+    zero: list[str] = []  # the categories whose expected disagreement is 0
+    per_category: dict[str, dict[str, Any]] = {}
+    observed = expected = value = None
+    if m < 2:
+        undefined.append("uα")
+        whys.append(f"{m} annotator{'' if m == 1 else 's'}; it compares two or more")
+    elif bounds is None or not len(continuum):
+        undefined.append("uα")
+        whys.append("no units")
+    else:
+        begin, end = bounds
+        sums = [0.0, 0.0]
+        codes = np.unique(continuum.category)
+        for code in codes.tolist():
+            rows = continuum.category == code
+            mine = [rows & (continuum.annotator == a) for a in range(m)]
+            units = [(continuum.start[k], continuum.end[k]) for k in mine]  # sorted by start within an annotator
+            d_o, d_e = _category(units, begin, end)
+            name = continuum.categories[code]
+            alpha = 1.0 - d_o / d_e if d_e > 0 else None
+            if alpha is None:
+                zero.append(name)
+            per_category[name] = {"value": alpha, "observed": d_o, "expected": d_e, "n_units": int(rows.sum())}
+            sums[0] += d_o
+            sums[1] += d_e
+        observed, expected = sums[0] / len(codes), sums[1] / len(codes)
+        if expected > 0:
+            value = 1.0 - observed / expected
+        else:
+            undefined.append("uα")
+        if zero:
+            undefined.append(f"uα of categor{'y' if len(zero) == 1 else 'ies'} {', '.join(map(repr, zero))}")
+            whys.append("expected disagreement 0")
+    messages = []
+    if undefined:
+        name = " and ".join(undefined)
+        messages.append(f"{name} is undefined ({'; '.join(whys)}); reported as None (null in JSON)")
+        figures.undefined(name, "; ".join(whys), stacklevel=2)
+    return UnitizingAlphaResult(value, observed, expected, per_category, bounds, list(continuum.annotators),
+                                len(continuum), messages)
+
+
+__all__ = ["UnitizingAlphaResult", "unitizing_alpha", "unitizing_distance"]
