@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from ..errors import ConfigError
 from .app import Dask, Format, JsonOut, LabelFeature, MissingAsEmpty, Quiet, Seed, Sep, app
 
 Categorical = Literal["absolute", "ordinal", "numeric"]
@@ -50,6 +51,12 @@ def gamma(
     label_feature: LabelFeature = None,
     missing_as_empty: MissingAsEmpty = False,
     sep: Sep = None,
+    ualpha: Annotated[bool, typer.Option("--ualpha", help="Also Krippendorff's (2004) unitizing alpha, overall and "
+                                                          "per category, on the same units (whole-number "
+                                                          "positions).")] = False,
+    extent: Annotated[str | None, typer.Option("--extent", help="--ualpha: the stretch every annotator covered, "
+                                                               "'BEGIN,END'; default: the documents' whole text, "
+                                                               "or the first start to the last end.")] = None,
     json_out: JsonOut = None,
     quiet: Quiet = False,
 ) -> None:
@@ -79,12 +86,56 @@ def gamma(
     result = compute_gamma(continuum, dissimilarity=dissim, sampler=sampler, n_samples=samples,
                            precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
                            empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
+    unitizing = None
+    if ualpha:
+        from ..gamma.unitizing import unitizing_alpha
+
+        bounds = _extent(extent) if extent is not None else (
+            tuple(documents["extent"]) if documents is not None and len(continuum) else None)
+        unitizing = unitizing_alpha(continuum, extent=bounds, source=str(source))
+    elif extent is not None:
+        raise ConfigError("--extent is the stretch --ualpha compares; give --ualpha with it")
     if json_out is not None:
-        write_json(result.to_dict(), json_out)
+        out = result.to_dict()
+        if unitizing is not None:
+            out["unitizing_alpha"] = unitizing.to_dict()
+        write_json(out, json_out)
     if not quiet:
         _print_gamma(result)
+        if unitizing is not None:
+            _print_unitizing(unitizing)
         if documents is not None:
             _print_documents(documents)
+
+
+def _extent(text: str) -> tuple[float, float]:
+    """``BEGIN,END`` -> two numbers; :class:`ConfigError` saying what was given otherwise."""
+    from ..annotations.table import split_names
+
+    parts = split_names(text)
+    try:
+        begin, end = (float(p) for p in parts)
+    except ValueError:
+        raise ConfigError(f"--extent {text!r}: expected BEGIN,END, two numbers such as 150,450") from None
+    return begin, end
+
+
+def _print_unitizing(result: Any) -> None:
+    """uα and its per-category values, one line each (80 columns)."""
+    def num(v: float | None) -> str:
+        return "NA" if v is None else f"{v:.4f}"
+
+    typer.echo(f"u-alpha    {num(result.value)}  (Krippendorff 2004; observed {num(result.observed)}, expected "
+               f"{num(result.expected)})")
+    cats = [f"{c} {num(v['value'])}" for c, v in result.per_category.items()]
+    line = "u-alpha-c  "
+    for item in cats:
+        if len(line) + len(item) + 2 > 80 and line.strip() != "u-alpha-c":
+            typer.echo(line.rstrip(", "))
+            line = "           "
+        line += item + ", "
+    if cats:
+        typer.echo(line.rstrip(", "))
 
 
 def _print_gamma(result: Any) -> None:

@@ -358,6 +358,9 @@ def _lay_out(doc_ids: Sequence[str], sizes: Sequence[int], rows: dict[str, list[
         "sets": list(selectors), "covered": counts,
         "not_covered": [{"doc": doc_ids[d], "sets": [s for s in selectors if not covered[s][d]]} for d in not_covered],
         "left_out": [doc_ids[d] for d in np.flatnonzero(~keep).tolist()],
+        # the positions the compared documents span, end to end with one position between two documents: what
+        # every annotator covered (unitizing alpha counts the stretches nobody marked as gaps)
+        "extent": [0, max(position - 1, 0)],
     }
     left = continuum.documents["left_out"]
     if left:

@@ -68,7 +68,8 @@ def test_a_document_one_annotator_lacks_is_left_out_for_all():
     assert c.units() == from_docs(make_docs(only=[0, 2]), SETS).units()
     assert c.documents == {"n_documents": 3, "n_compared": 2, "missing_as_empty": False, "sets": SETS,
                            "covered": {"spans:a": 3, "spans:b": 2, "spans:c": 3},
-                           "not_covered": [{"doc": "d1", "sets": ["spans:b"]}], "left_out": ["d1"]}
+                           "not_covered": [{"doc": "d1", "sets": ["spans:b"]}], "left_out": ["d1"],
+                           "extent": [0, 49]}  # d0 (23 characters), one position between, d2 (25)
     # document d2 now starts right after d0 (23 characters and a gap)
     assert ("spans:c", 24.0, 32.0, "PER") in c.units()  # "Alan saw"
 
