@@ -1,8 +1,11 @@
-"""Treebank comparison: CoNLL-U reading, word / node / sentence level figures, per-sentence differences.
+"""Treebank comparison: CoNLL-U reading, word / node / sentence level figures, per-sentence differences; EVALB.
 
 :mod:`~.conllu` reads CoNLL-U files and spaCy parses into treebanks,
 :mod:`~.dependencies` compares two of them (Brants & Skut 1998, section 4)
 and :mod:`~.diff` turns the differences into rows and text.
+:mod:`~.brackets` reads Penn Treebank brackets into constituents (a label and
+a yield of terminal positions) and :mod:`~.evalb` scores them as EVALB does
+(Sekine & Collins 1997; PARSEVAL, Black et al. 1991).
 Imports are lazy: naming a function imports its module.
 """
 
@@ -15,4 +18,6 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     dependencies: ROOT_CATEGORY SPACY_IGNORE_LABELS TABLE4 SentenceResult TreeComparison compare_docs compare_files
         compare_treebanks spacy_dep_scores tree_nodes universal_relation
     diff: DIFF_COLUMNS EdgeDiff NodeDiff diff_rows format_ids render_diff write_diff
+    brackets: BracketTree Constituent read_brackets
+    evalb: EvalbParams EvalbResult evaluate_files evaluate_trees
 """)

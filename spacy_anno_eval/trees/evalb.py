@@ -1,0 +1,515 @@
+"""EVALB: PARSEVAL bracket scoring with parameter files, as Sekine & Collins's ``evalb`` computes it.
+
+Sources: the PARSEVAL measures (Black et al. 1991, "A procedure for
+quantitatively comparing the syntactic coverage of English grammars") as
+implemented by EVALB (Satoshi Sekine & Michael Collins 1997, README and
+``evalb.c``; 2006 release with the F-measure line). This module reproduces
+EVALB's ``sample.rsl`` figure for figure (``tests/trees/test_evalb.py``).
+
+Per sentence (gold = key, test = response), after the parameter file's
+deletions (below):
+
+- ``recall = matched / gold brackets``, ``precision = matched / test
+  brackets`` (in percent; 0 when the denominator is 0, as EVALB prints);
+- a bracket matches a test bracket with the same span (and, when
+  ``LABELED 1``, an equal label); each bracket matches at most once, gold
+  brackets taking the first free test bracket in reading order;
+- ``crossing`` = the number of test brackets that cross some gold bracket
+  (one starts strictly inside the other and ends strictly outside it);
+- ``tagging accuracy = correct tags / words`` (tags compared as labels).
+
+Summary (EVALB's ``=== Summary ===``, for all sentences and for those whose
+length is at most ``CUTOFF_LEN``): brackets and tags are summed over the
+valid sentences (status 0) before dividing; F = 2PR / (P + R); complete
+match = sentences with ``matched == gold == test``; average crossing =
+crossings / valid sentences; no crossing and 2-or-less crossing = share of
+valid sentences.
+
+Parameter file (one ``KEYWORD value`` per line, ``#`` starts a comment):
+
+- ``DEBUG n``, ``MAX_ERROR n`` (EVALB stops at its (n + 2)-th error sentence: it compares the count before
+  adding one, with ``>``), ``CUTOFF_LEN n`` (40), ``LABELED 0|1`` (1);
+- ``DELETE_LABEL X``: a preterminal tagged ``X`` is removed with its word (it takes no position); a phrase
+  labelled ``X`` (after the functional tags are stripped, ``NP-SBJ-1`` -> ``NP``, ``PP=2`` -> ``PP``) is not
+  counted, its children are;
+- ``DELETE_LABEL_FOR_LENGTH X``: preterminals not counted in the sentence length (the gold sentence's);
+- ``EQ_LABEL A B`` / ``EQ_WORD A B``: labels / words taken as equal, in both directions.
+
+Brackets that cover no word (after deletions) are not counted. A sentence is
+*skipped* (status 2) when the test sentence has no words, and an *error*
+(status 1) when the two have different numbers of words or a word differs
+(``EQ_WORD`` aside); both are counted and reported, never scored.
+
+>>> from spacy_anno_eval.trees.brackets import parse_brackets
+>>> gold = parse_brackets("(S (A (P this)) (B (Q is) (A (R a) (T test))))")
+>>> test = parse_brackets("(S (A (P this)) (B (Q is) (C (R a) (T test))))")
+>>> row = evaluate(gold, test).sentences[0]
+>>> row.matched, row.gold_brackets, row.test_brackets, row.recall
+(3, 4, 4, 75.0)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, InputError, where
+from ..figures import json_safe, warn_zero_division
+from .brackets import BracketTree, Constituent, read_brackets
+
+#: status of a sentence, as EVALB numbers them
+OK, ERROR, SKIP = 0, 1, 2
+STATUSES = {OK: "ok", ERROR: "error", SKIP: "skip"}
+STYLES = ("2006", "1997")
+
+_INT_KEYS = {"DEBUG": "debug", "MAX_ERROR": "max_error", "CUTOFF_LEN": "cutoff_len", "LABELED": "labeled"}
+_LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length"}
+_PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
+
+
+# ---------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class EvalbParams:
+    """EVALB's settings; the defaults are EVALB's without a parameter file (no deletions, no equivalences)."""
+
+    debug: int = 0
+    max_error: int = 10
+    cutoff_len: int = 40
+    labeled: bool = True
+    delete_labels: tuple[str, ...] = ()
+    delete_labels_for_length: tuple[str, ...] = ()
+    eq_labels: tuple[tuple[str, str], ...] = ()
+    eq_words: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self):
+        for name in ("debug", "max_error", "cutoff_len"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{name} must be a whole number >= 0, got {value!r}")
+        if not isinstance(self.labeled, bool | int) or self.labeled not in (0, 1):
+            raise ConfigError(f"labeled must be True/False (LABELED 1/0), got {self.labeled!r}")
+        object.__setattr__(self, "labeled", bool(self.labeled))
+        for name in ("delete_labels", "delete_labels_for_length"):
+            object.__setattr__(self, name, tuple(str(x) for x in getattr(self, name)))
+        for name in ("eq_labels", "eq_words"):
+            pairs = tuple(tuple(p) for p in getattr(self, name))
+            if any(len(p) != 2 for p in pairs):
+                raise ConfigError(f"{name} must hold pairs (a, b), got {getattr(self, name)!r}")
+            object.__setattr__(self, name, pairs)
+
+    @classmethod
+    def parse(cls, text: str, source: str = "<string>") -> EvalbParams:
+        """Parse the text of an EVALB parameter file. Unknown keywords, values that are not whole numbers,
+        ``EQ_*`` lines without exactly two values and keywords without a value are refused
+        (:class:`ConfigError`, naming the line); EVALB itself warns and goes on.
+
+        >>> EvalbParams.parse("LABELED 0\\nDELETE_LABEL TOP\\nEQ_LABEL ADVP PRT").eq_labels
+        (('ADVP', 'PRT'),)
+        """
+        values: dict[str, Any] = {}
+        lists: dict[str, list] = {name: [] for name in (*_LIST_KEYS.values(), *_PAIR_KEYS.values())}
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.rstrip()
+            if line.startswith("#") or len(line) < 3:  # EVALB: comments and lines shorter than 3 characters
+                continue
+            parts = line.split(None, 1)
+            key, value = parts[0], (parts[1].strip() if len(parts) > 1 else "")
+            at = where(source, line=n)
+            known = (*_INT_KEYS, *_LIST_KEYS, *_PAIR_KEYS)
+            if key not in known:
+                hint = " (QUOTE_LABEL, EVALB 2006's repair of misplaced quotes, is not supported)" \
+                    if key == "QUOTE_LABEL" else ""
+                raise ConfigError(f"{at}: unknown keyword {key!r} in an EVALB parameter file{hint}; "
+                                  f"known: {', '.join(known)}")
+            if not value:
+                raise ConfigError(f"{at}: {key} has no value")
+            if key in _INT_KEYS:
+                try:
+                    values[_INT_KEYS[key]] = int(value)
+                except ValueError:
+                    raise ConfigError(f"{at}: {key} must be a whole number, got {value!r}") from None
+            elif key in _LIST_KEYS:
+                lists[_LIST_KEYS[key]].append(value)
+            else:
+                pair = value.split()
+                if len(pair) != 2:
+                    raise ConfigError(f"{at}: {key} requires two values, got {value!r}")
+                lists[_PAIR_KEYS[key]].append(tuple(pair))
+        try:
+            return cls(**values, **{k: tuple(v) for k, v in lists.items()})
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {exc}") from None
+
+    @classmethod
+    def read(cls, path: str | os.PathLike) -> EvalbParams:
+        """Read an EVALB parameter file (``sample.prm``, ``COLLINS.prm``, ...)."""
+        p = Path(path)
+        if not p.is_file():
+            raise ConfigError(f"{p}: no such parameter file" if not p.exists() else f"{p}: not a file")
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+        return cls.parse(text, source=str(p))
+
+    def label_eq(self, a: str, b: str) -> bool:
+        """Labels equal, or paired by ``EQ_LABEL`` (either way round)."""
+        return a == b or (a, b) in self.eq_labels or (b, a) in self.eq_labels
+
+    def word_eq(self, a: str, b: str) -> bool:
+        """Words equal, or paired by ``EQ_WORD`` (either way round)."""
+        return a == b or (a, b) in self.eq_words or (b, a) in self.eq_words
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: [list(p) for p in v] if k.startswith("eq_") else list(v) if isinstance(v, tuple) else v
+                for k, v in asdict(self).items()}
+
+
+# ---------------------------------------------------------------- bracket extraction
+
+
+def strip_function_tags(label: str) -> str:
+    """EVALB's label trimming: everything from the first ``-`` or ``=`` goes (``NP-SBJ-1`` -> ``NP``).
+
+    >>> strip_function_tags("NP-SBJ-1"), strip_function_tags("PP=2"), strip_function_tags("-NONE-")
+    ('NP', 'PP', '')
+    """
+    cut = min((i for i in (label.find("-"), label.find("=")) if i >= 0), default=len(label))
+    return label[:cut]
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What EVALB scores of one sentence: the kept words and tags, the counted brackets (as
+    :class:`~.brackets.Constituent` s, labels trimmed), and the length (for ``CUTOFF_LEN``)."""
+
+    words: tuple[str, ...]
+    tags: tuple[str, ...]
+    brackets: tuple[Constituent, ...]
+    length: int
+
+
+def extract(tree: BracketTree, params: EvalbParams) -> Extracted:
+    """The words, tags and brackets EVALB scores in ``tree`` (see the module docstring for the rules).
+
+    >>> from spacy_anno_eval.trees.brackets import parse_brackets
+    >>> tree = parse_brackets("(TOP (S (NP-SBJ (PRP It)) (VP (VBZ is)) (, ,) (-NONE- *)))")[0]
+    >>> params = EvalbParams(delete_labels=("TOP", ",", "-NONE-"), delete_labels_for_length=("-NONE-",))
+    >>> e = extract(tree, params)
+    >>> e.words, e.length, [(c.label, c.positions) for c in e.brackets]
+    (('It', 'is'), 3, [('S', (0, 1)), ('NP', (0,)), ('VP', (1,))])
+    """
+    deleted = set(params.delete_labels)
+    keep = [tag not in deleted for tag in tree.tags]
+    before = [0]  # kept words before each raw position
+    for k in keep:
+        before.append(before[-1] + k)
+    length = sum(tag not in params.delete_labels_for_length for tag in tree.tags)
+    # a phrase label that EQ_LABEL makes equal to a deleted one is deleted too (EVALB compares with it)
+    dropped = deleted | {b for a, b in params.eq_labels if a in deleted} | {a for a, b in params.eq_labels
+                                                                             if b in deleted}
+    brackets = []
+    for b in tree.brackets:
+        start, end = before[b.start], before[b.end]
+        if start == end:
+            continue
+        label = strip_function_tags(b.label)
+        if label in dropped:
+            continue
+        brackets.append(Constituent(label, tuple(range(start, end))))
+    words = tuple(w for w, k in zip(tree.words, keep, strict=True) if k)
+    tags = tuple(t for t, k in zip(tree.tags, keep, strict=True) if k)
+    return Extracted(words, tags, tuple(brackets), length)
+
+
+# ---------------------------------------------------------------- results
+
+
+def _pct(num: float, den: float) -> float:
+    return 100.0 * num / den if den else 0.0
+
+
+@dataclass(frozen=True)
+class SentenceResult:
+    """One line of EVALB's table. ``words`` is 0 for error and skip sentences (EVALB 2006);
+    ``gold_words`` is the gold sentence's kept words whatever the status (what EVALB 1997 printed)."""
+
+    id: int
+    length: int
+    status: int
+    matched: int = 0
+    gold_brackets: int = 0
+    test_brackets: int = 0
+    crossing: int = 0
+    words: int = 0
+    correct_tags: int = 0
+    gold_words: int = 0
+    message: str = ""
+
+    @property
+    def recall(self) -> float:
+        """``100 * matched / gold brackets``, 0.0 when there are none (EVALB's row)."""
+        return _pct(self.matched, self.gold_brackets)
+
+    @property
+    def precision(self) -> float:
+        """``100 * matched / test brackets``, 0.0 when there are none (EVALB's row)."""
+        return _pct(self.matched, self.test_brackets)
+
+    @property
+    def tagging_accuracy(self) -> float:
+        """``100 * correct tags / words``, 0.0 when there are none (EVALB's row)."""
+        return _pct(self.correct_tags, self.words)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "length": self.length, "status": self.status, "status_name": STATUSES[self.status],
+                "recall": self.recall, "precision": self.precision, "matched": self.matched,
+                "gold_brackets": self.gold_brackets, "test_brackets": self.test_brackets,
+                "crossing": self.crossing, "words": self.words, "correct_tags": self.correct_tags,
+                "tagging_accuracy": self.tagging_accuracy, "message": self.message}
+
+
+@dataclass
+class Totals:
+    """EVALB's sums over a set of sentences (all, or length <= ``CUTOFF_LEN``); a mergeable sum."""
+
+    sentences: int = 0
+    error: int = 0
+    skip: int = 0
+    matched: int = 0
+    gold_brackets: int = 0
+    test_brackets: int = 0
+    complete_match: int = 0
+    crossing: int = 0
+    no_crossing: int = 0
+    two_or_less_crossing: int = 0
+    words: int = 0
+    correct_tags: int = 0
+
+    def add(self, row: SentenceResult) -> None:
+        self.sentences += 1
+        if row.status == ERROR:
+            self.error += 1
+        elif row.status == SKIP:
+            self.skip += 1
+        else:
+            self.matched += row.matched
+            self.gold_brackets += row.gold_brackets
+            self.test_brackets += row.test_brackets
+            self.complete_match += row.matched == row.gold_brackets == row.test_brackets
+            self.crossing += row.crossing
+            self.no_crossing += row.crossing == 0
+            self.two_or_less_crossing += row.crossing <= 2
+            self.words += row.words
+            self.correct_tags += row.correct_tags
+
+    def merge(self, other: Totals) -> Totals:
+        return Totals(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
+
+    @property
+    def valid(self) -> int:
+        return self.sentences - self.error - self.skip
+
+    def figures(self, zero_division: float = 0.0) -> tuple[dict[str, float], list[str]]:
+        """The summary figures in percent (average crossing per sentence) and the names of those whose
+        denominator was 0 (given ``zero_division``, as EVALB prints 0.00). F = 2PR / (P + R), 0 when P + R = 0."""
+        undefined = []
+
+        def pct(name: str, num: int, den: int) -> float:
+            if den:
+                return 100.0 * num / den
+            undefined.append(name)
+            return 100.0 * zero_division
+
+        r = pct("recall", self.matched, self.gold_brackets)
+        p = pct("precision", self.matched, self.test_brackets)
+        out = {"recall": r, "precision": p, "fmeasure": 2 * p * r / (p + r) if p + r else 0.0,
+               "complete_match": pct("complete_match", self.complete_match, self.valid),
+               "average_crossing": pct("average_crossing", self.crossing, self.valid) / 100.0,
+               "no_crossing": pct("no_crossing", self.no_crossing, self.valid),
+               "two_or_less_crossing": pct("two_or_less_crossing", self.two_or_less_crossing, self.valid),
+               "tagging_accuracy": pct("tagging_accuracy", self.correct_tags, self.words)}
+        return out, undefined
+
+    def to_dict(self, zero_division: float = 0.0) -> dict[str, Any]:
+        figures, _ = self.figures(zero_division)
+        return {"sentences": self.sentences, "error": self.error, "skip": self.skip, "valid": self.valid,
+                **figures, "counts": asdict(self)}
+
+
+@dataclass
+class EvalbResult:
+    """The per-sentence rows and the two summaries (all; length <= ``params.cutoff_len``)."""
+
+    params: EvalbParams
+    sentences: list[SentenceResult] = field(default_factory=list)
+    all: Totals = field(default_factory=Totals)
+    cutoff: Totals = field(default_factory=Totals)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: figures in percent as EVALB prints them, unrounded; no NaN."""
+        return json_safe({"tool": "EVALB (Sekine & Collins 1997)", "scale": "percent",
+                          "params": self.params.to_dict(),
+                          "all": self.all.to_dict(), f"len_le_{self.params.cutoff_len}": self.cutoff.to_dict(),
+                          "sentences": [s.to_dict() for s in self.sentences]})
+
+    def format_rsl(self, style: str = "2006") -> str:
+        """EVALB's text output (the ``.rsl`` layout). ``style="2006"`` is the current release (F-measure
+        lines; words 0 on error and skip rows); ``"1997"`` is the layout of the ``sample.rsl`` shipped with
+        EVALB (gold words on error and skip rows, no F-measure; its totals line printed the number of
+        sentences without crossing in the crossing column, reproduced here)."""
+        if style not in STYLES:
+            raise ConfigError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
+        out = ["  Sent.                        Matched  Bracket   Cross        Correct Tag",
+               " ID  Len.  Stat. Recal  Prec.  Bracket gold test Bracket Words  Tags Accracy",
+               "=" * 76]
+        for s in self.sentences:
+            words = s.gold_words if style == "1997" and s.status != OK else s.words
+            out.append(f"{s.id:4d}  {s.length:3d}    {s.status:d}  {s.recall:6.2f} {s.precision:6.2f}   "
+                       f"{s.matched:3d}    {s.gold_brackets:3d}  {s.test_brackets:3d}    {s.crossing:3d}   "
+                       f"{words:4d}  {s.correct_tags:4d}   {s.tagging_accuracy:6.2f}")
+        out.append("=" * 76)
+        t = self.all
+        figs, _ = t.figures()
+        if style == "1997":
+            out.append(f"{'':16s}{figs['recall']:6.2f} {figs['precision']:6.2f}{t.matched:7d}{t.gold_brackets:7d}"
+                       f"{t.test_brackets:5d}{t.no_crossing:7d}{t.words:7d}{t.correct_tags:6d}"
+                       f"{figs['tagging_accuracy']:9.2f}")
+        else:
+            line = ""
+            if t.gold_brackets > 0 and t.test_brackets > 0:
+                line = (f"{'':16s}{figs['recall']:6.2f} {figs['precision']:6.2f} {t.matched:6d} "
+                        f"{t.gold_brackets:5d} {t.test_brackets:5d}  {t.crossing:5d}")
+            out.append(f"{line}  {t.words:5d} {t.correct_tags:5d}   {figs['tagging_accuracy']:6.2f}")
+        out.append("=== Summary ===")
+        for title, totals in (("All", self.all), (f"len<={self.params.cutoff_len}", self.cutoff)):
+            f, _ = totals.figures()
+            out += ["", f"-- {title} --",
+                    f"Number of sentence        = {totals.sentences:6d}",
+                    f"Number of Error sentence  = {totals.error:6d}",
+                    f"Number of Skip  sentence  = {totals.skip:6d}",
+                    f"Number of Valid sentence  = {totals.valid:6d}",
+                    f"Bracketing Recall         = {f['recall']:6.2f}",
+                    f"Bracketing Precision      = {f['precision']:6.2f}"]
+            if style == "2006":
+                out.append(f"Bracketing FMeasure       = {f['fmeasure']:6.2f}")
+            out += [f"Complete match            = {f['complete_match']:6.2f}",
+                    f"Average crossing          = {f['average_crossing']:6.2f}",
+                    f"No crossing               = {f['no_crossing']:6.2f}",
+                    f"2 or less crossing        = {f['two_or_less_crossing']:6.2f}",
+                    f"Tagging accuracy          = {f['tagging_accuracy']:6.2f}"]
+        return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def _crossing(gold_spans: Iterable[tuple[int, int]], test_spans: Iterable[tuple[int, int]]) -> int:
+    """The number of test spans that cross a gold span (one begins strictly inside the other, ends outside)."""
+    gold = set(gold_spans)
+    n = 0
+    for ts, te in test_spans:
+        for gs, ge in gold:
+            if gs < ts < ge < te or ts < gs < te < ge:
+                n += 1
+                break
+    return n
+
+
+def score_sentence(gold: BracketTree, test: BracketTree, params: EvalbParams, sent_id: int | None = None
+                   ) -> SentenceResult:
+    """One sentence as EVALB scores it: status, brackets, crossing and tags (see the module docstring)."""
+    g, t = extract(gold, params), extract(test, params)
+    sid = gold.number if sent_id is None else sent_id
+    base = {"id": sid, "length": g.length, "gold_words": len(g.words)}
+    if not t.words:
+        return SentenceResult(status=SKIP, message="empty test sentence", **base)
+    if len(g.words) != len(t.words):
+        return SentenceResult(status=ERROR, message=f"Length unmatch ({len(g.words)}|{len(t.words)})", **base)
+    for gw, tw in zip(g.words, t.words, strict=True):
+        if not params.word_eq(gw, tw):
+            return SentenceResult(status=ERROR, message=f"Words unmatch ({gw}|{tw})", **base)
+    gold_spans = [(c.positions[0], c.positions[-1] + 1) for c in g.brackets]
+    test_spans = [(c.positions[0], c.positions[-1] + 1) for c in t.brackets]
+    free: dict[tuple[int, int], list[int]] = {}  # span -> unmatched test brackets, in reading order
+    for j, ts in enumerate(test_spans):
+        free.setdefault(ts, []).append(j)
+    matched = 0
+    for gc, gs in zip(g.brackets, gold_spans, strict=True):
+        candidates = free.get(gs, ())
+        for k, j in enumerate(candidates):
+            if not params.labeled or params.label_eq(gc.label, t.brackets[j].label):
+                del candidates[k]
+                matched += 1
+                break
+    crossing = _crossing(gold_spans, test_spans)
+    correct = sum(params.label_eq(a, b) for a, b in zip(g.tags, t.tags, strict=True))
+    return SentenceResult(status=OK, matched=matched, gold_brackets=len(g.brackets), test_brackets=len(t.brackets),
+                          crossing=crossing, words=len(g.words), correct_tags=correct, **base)
+
+
+def evaluate(gold: Sequence[BracketTree], test: Sequence[BracketTree], params: EvalbParams | None = None, *,
+             stop_at_max_error: bool = True, zero_division: float = 0.0, source: str = "") -> EvalbResult:
+    """Score ``test`` against ``gold`` sentence by sentence, as EVALB does.
+
+    The two must hold as many sentences (:class:`InputError` otherwise; EVALB stops there). With
+    ``stop_at_max_error``, more error sentences than EVALB tolerates (``MAX_ERROR + 1``) raise
+    :class:`InputError`, as EVALB stops; without it every sentence is scored. Summary ratios with a zero
+    denominator are ``zero_division`` with one :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`.
+    """
+    params = params or EvalbParams()
+    if len(gold) != len(test):
+        raise InputError(f"{source + ': ' if source else ''}the gold holds {len(gold)} sentence(s) and the test "
+                         f"{len(test)}: EVALB compares them line by line; give one test line per gold line "
+                         "(an empty line for a sentence the parser skipped)")
+    result = EvalbResult(params)
+    errors = 0
+    for g, t in zip(gold, test, strict=True):
+        row = score_sentence(g, t, params)
+        errors += row.status == ERROR
+        if stop_at_max_error and errors > params.max_error + 1:
+            raise InputError(f"{source + ': ' if source else ''}sentence {row.id}: {errors} error sentences "
+                             f"(last: {row.message}); EVALB stops after MAX_ERROR + 1 = {params.max_error + 1}. "
+                             "Check that the files are tokenized alike, or raise MAX_ERROR")
+        result.sentences.append(row)
+        result.all.add(row)
+        if row.length <= params.cutoff_len:
+            result.cutoff.add(row)
+    undefined = [f"{name} ({title})" for title, totals in (("all", result.all), ("cutoff", result.cutoff))
+                 for name in totals.figures(zero_division)[1]]
+    warn_zero_division(undefined, zero_division)
+    return result
+
+
+def evaluate_files(gold: str | os.PathLike, test: str | os.PathLike,
+                   params: EvalbParams | str | os.PathLike | None = None, *, layout: str = "auto",
+                   stop_at_max_error: bool = True, zero_division: float = 0.0) -> EvalbResult:
+    """Read two bracketed files (:func:`~.brackets.read_brackets`) and score them with ``params`` (an
+    :class:`EvalbParams` or the path of a parameter file)."""
+    if params is not None and not isinstance(params, EvalbParams):
+        params = EvalbParams.read(params)
+    return evaluate(read_brackets(gold, layout), read_brackets(test, layout), params,
+                    stop_at_max_error=stop_at_max_error, zero_division=zero_division, source=f"{gold} / {test}")
+
+
+def evaluate_trees(gold: Iterable[str], test: Iterable[str], params: EvalbParams | None = None) -> EvalbResult:
+    """Score bracketed strings, one sentence each (a convenience for tests and notebooks)."""
+    from .brackets import parse_brackets
+
+    def one(side: str, n: int, text: str) -> BracketTree:
+        trees = parse_brackets(" ".join(text.splitlines()), f"{side} sentence {n}", layout="line")
+        tree = trees[0] if trees else BracketTree(n, 1, (), (), ())
+        return BracketTree(n, 1, tree.words, tree.tags, tree.brackets, tree.outer)
+
+    return evaluate([one("gold", n, s) for n, s in enumerate(gold, 1)],
+                    [one("test", n, s) for n, s in enumerate(test, 1)], params)
+
+
+__all__ = ["ERROR", "OK", "SKIP", "STATUSES", "STYLES", "EvalbParams", "EvalbResult", "Extracted", "SentenceResult",
+           "Totals", "evaluate", "evaluate_files", "evaluate_trees", "extract", "score_sentence",
+           "strip_function_tags"]
