@@ -14,7 +14,8 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(spacy_anno_eval.__path__,
                  if not m.name.endswith("__main__"))
 # the measures whose published values are written as doctests (source named beside each)
 WITH_PUBLISHED_VALUES = ("spacy_anno_eval.agreement.coefficients", "spacy_anno_eval.agreement.reliability",
-                         "spacy_anno_eval.annalist.relations")
+                         "spacy_anno_eval.annalist.relations", "spacy_anno_eval.agreement.chance",
+                         "spacy_anno_eval.gamma.unitizing")
 
 
 @pytest.mark.parametrize("name", MODULES)
