@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError, InputError, UndefinedFigureWarning, where
+from ..errors import AnnoEvalError, ConfigError, InputError, UndefinedFigureWarning, where
 from ..figures import check_count, check_fraction, none_if_undefined, ratio
 from .coefficients import (
     bennett_s,
@@ -257,6 +257,7 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         pairwise = [_pair(rows, names, i, j, values, resample if bootstrap else None, out_warnings)
                     for i, j in itertools.combinations(range(n_ann), 2)]
         kappas = [entry["cohen_kappa"] for entry in pairwise if "cohen_kappa" in entry]
+        family = _chance_family(rows, level, confidence, out_warnings) if not callable(level) else None
     out_warnings.extend(str(w.message) for w in caught if issubclass(w.category, UndefinedFigureWarning))
     defined = [k for k in kappas if k is not None]
     return AgreementSummary({
@@ -282,8 +283,32 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
                                   "fleiss_kappa": none_if_undefined(per_fleiss[k]) if per_fleiss is not None else None}
                          for k, v in enumerate(values)},
         "pairwise": pairwise,
+        **({"chance_corrected": family} if family is not None else {}),
         "warnings": list(dict.fromkeys(out_warnings)),
     })
+
+
+#: the irrCAC weighting that matches each Krippendorff level
+LEVEL_WEIGHTS = {"nominal": "identity", "ordinal": "ordinal", "interval": "quadratic", "ratio": "ratio"}
+#: the chance-corrected family reported beside the classic coefficients (:mod:`.chance`)
+FAMILY = (("gwet_ac", "gwet"), ("brennan_prediger", "brennan_prediger"), ("conger_kappa", "conger"),
+          ("fleiss_kappa_averaged", "fleiss"))
+
+
+def _chance_family(rows: list[list[Any]], level: str, confidence: float, notes: list[str]) -> dict[str, Any]:
+    """Gwet's AC1 (AC2 when weighted), Brennan-Prediger, Conger's kappa and Fleiss' kappa with irrCAC's averaged
+    shares, under the weighting of ``level``, each with irrCAC's analytic standard error and interval; a
+    coefficient that cannot be computed on these data is left out with a note."""
+    from .chance import chance_agreement
+
+    weights = LEVEL_WEIGHTS[level]
+    out: dict[str, Any] = {"weights": weights}
+    for key, measure in FAMILY:
+        try:
+            out[key] = chance_agreement(rows, measure, weights, confidence=confidence).to_dict()
+        except AnnoEvalError as err:
+            notes.append(f"chance_corrected.{key}: {err}")
+    return out
 
 
 class AgreementSummary(dict):

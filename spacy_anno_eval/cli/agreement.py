@@ -162,6 +162,15 @@ def _print_summary(summary: dict[str, Any], level: str) -> None:
     typer.echo(f"  {'krippendorff_alpha':<22}{figure(alpha['value'])}{interval(alpha.get('ci'))}")
     typer.echo(f"  {'':<22}{level}; observed disagreement {figure(alpha['observed_disagreement'])}, expected "
                f"{figure(alpha['expected_disagreement'])}")
+    family = summary.get("chance_corrected")
+    if family:
+        typer.echo(f"  chance-corrected, {family['weights']} weights (irrCAC's analytic SE and CI):")
+        for key in ("gwet_ac", "brennan_prediger", "conger_kappa", "fleiss_kappa_averaged"):
+            entry = family.get(key)
+            if entry is None:
+                continue
+            se = f"  se {figure(entry['se'])}" if entry.get("se") is not None else ""
+            typer.echo(f"  {key:<22}{figure(entry['value'])}{se}{interval(entry.get('ci'))}")
     units = summary.get("units")
     if units is not None:
         documents = units["documents"]

@@ -289,3 +289,28 @@ def test_majority_agreement_ties() -> None:
     fa = fraction["annotators"]["A"]
     assert (fa["n_units"], fa["agreements"]) == (4, 3.0)
     json.dumps(excluded, allow_nan=False)
+
+
+def test_cli_agreement_reports_the_chance_corrected_family(tmp_path) -> None:
+    """``anno-eval agreement`` on irrCAC's raw_4raters data (units as rows) prints and writes AC1 0.77544 with
+    se 0.14295, Brennan-Prediger, Conger and Fleiss (averaged shares), each with its interval, in 80 columns."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli.app import app
+
+    rows = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4], [4, 4, 4, 4],
+            [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1], [None, None, 3, None]]
+    table = tmp_path / "raw4.csv"
+    table.write_text("a,b,c,d\n" + "".join(",".join("" if v is None else str(v) for v in r) + "\n" for r in rows),
+                     encoding="utf8")
+    out = tmp_path / "a.json"
+    result = CliRunner().invoke(app, ["agreement", str(table), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "gwet_ac               0.7754  se 0.1429  95% CI [0.4608, 1.0000]" in result.stdout
+    assert all(len(line) <= 80 for line in result.stdout.splitlines() if not line.startswith("  note:"))
+    family = json.loads(out.read_text(encoding="utf8"))["chance_corrected"]
+    assert family["weights"] == "identity"
+    assert round(family["gwet_ac"]["value"], 5) == 0.77544 and round(family["gwet_ac"]["se"], 5) == 0.14295
+    assert set(family) == {"weights", "gwet_ac", "brennan_prediger", "conger_kappa", "fleiss_kappa_averaged"}
