@@ -147,7 +147,7 @@ class _Parts:
         from ..io.units import StreamIds
 
         self.ids = StreamIds()
-        source = os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""
+        source = _source_name(corpus, None)
         self.names = _SeenNames(source, selectors)
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
@@ -301,7 +301,7 @@ def resolve_sets(corpus: Any, sets: str | list[str] | None, *, fmt: str = "auto"
     if sets is not None:
         return parse_sets(sets), None, corpus
     options = dict(reader_options or {})
-    source = os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""
+    source = _source_name(corpus, None)
     found: list[str] = []
     every: list[str] = []
     reuse = corpus
@@ -408,13 +408,24 @@ class _Coverage:
         """The corpus positions of the documents comparison ``c`` covers."""
         return np.concatenate(self.index[c]) if self.index[c] else np.zeros(0, dtype=np.int64)
 
-    def warn(self, source: str, comparisons: list[tuple[str, str]]) -> str | None:
-        """Warn (:class:`CoverageWarning`) when a comparison covers fewer documents than the corpus; return the
-        sentence."""
+    def shared(self, pairs: list[dict[str, Any]], names: list[str], source: str,
+               comparisons: list[tuple[str, str]]) -> tuple[list[dict[str, Any]], str | None]:
+        """The ``pairs`` that cover a common document, and the sentence of the :class:`CoverageWarning` given
+        when a comparison covers fewer documents than the corpus; :class:`InputError` when no pair shares one."""
         note = _coverage_note(source, [(a, b, self.pairs[(a, b)]) for a, b in comparisons], self.total)
         if note is not None:
             warnings.warn(note, CoverageWarning, stacklevel=3)
-        return note
+        shared = [p for p in pairs if p["docs_covered"]]
+        if not shared:
+            raise InputError(f"{source or 'corpus'}: no two of the sets {', '.join(names)} cover a common document; "
+                             f"nothing to compare (--missing-as-empty counts a document without a record as "
+                             f"annotated with nothing)")
+        return shared, note
+
+
+def _source_name(corpus: Any, source: str | None) -> str:
+    """The name of the input for messages: ``source``, else the path of ``corpus`` (``""`` for Docs)."""
+    return source or (os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else "")
 
 
 def _no_docs(ev: Any) -> Any:
@@ -509,13 +520,7 @@ def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str |
                       "docs_covered": coverage.pairs[(names[i], names[j])], "docs_total": total, "report": report})
         if "bdm" in report:
             pairs[-1]["bdm"] = report.pop("bdm")
-    note = coverage.warn(source or (os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""),
-                         comparisons)
-    shared = [p for p in pairs if p["docs_covered"]]
-    if not shared:
-        raise InputError(f"{source or 'corpus'}: no two of the sets {', '.join(names)} cover a common document; "
-                         f"nothing to compare (--missing-as-empty counts a document without a record as "
-                         f"annotated with nothing)")
+    shared, note = coverage.shared(pairs, names, _source_name(corpus, source), comparisons)
     mean = {m: {k: sum(p["report"]["micro"][m][k] for p in shared) / len(shared) for k in "prf"} for m in MODES}
     labels = sorted({t for p in shared for t in p["report"]["per_type"]})
     per_type = {t: {m: sum(p["report"]["per_type"].get(t, {}).get(m, {}).get("f", 0.0) for p in shared) / len(shared)
@@ -788,13 +793,7 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
                           "per_type": per_type, "mean_over_types": over_types,
                           "mean_over_docs": {"cohen_kappa": doc_kappa}})
         items_out[(i, j)] = [row for label in labels for row in sums.items.get(((names[i], names[j]), label), [])]
-    note = coverage.warn(source or (os.fspath(corpus) if isinstance(corpus, (str, os.PathLike)) else ""),
-                         comparisons)
-    shared = [p for p in pairs_out if p["docs_covered"]]
-    if not shared:
-        raise InputError(f"{source or 'corpus'}: no two of the sets {', '.join(names)} cover a common document; "
-                         f"nothing to compare (--missing-as-empty counts a document without a record as "
-                         f"annotated with nothing)")
+    shared, note = coverage.shared(pairs_out, names, _source_name(corpus, source), comparisons)
     out: dict[str, Any] = {
         "measure": "kappa",
         "annotators": names,
