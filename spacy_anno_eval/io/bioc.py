@@ -65,7 +65,7 @@ from typing import Any
 
 from ..annotations.table import Corpus
 from ..errors import DiscontinuousSpanWarning, InputError, where
-from .multiset import MultiSetBuilder
+from .multiset import MultiSetBuilder, export_files
 
 #: the set of annotations that name no annotator
 DEFAULT_SET = "default"
@@ -92,6 +92,18 @@ class _Ann:
                  text: str | None, where_: str, within: tuple[int, int] | None) -> None:
         self.ident, self.infons, self.locations, self.text = ident, infons, locations, text
         self.where, self.within = where_, within
+
+
+def _place_passage(doc: _Doc, offset: int, text: str, where_: str,
+                   sentences: list[_Piece]) -> tuple[int, int] | None:
+    """Add a passage's text to ``doc``, or its sentences' when it has none (the bioc package writes ``"text": ""``
+    for a passage whose text is in its sentences); return the stretch its own annotations must lie in
+    (``None``: the sentences')."""
+    if text:
+        doc.pieces.append(_Piece(offset, text, where_))
+        return offset, offset + len(text)
+    doc.pieces.extend(sentences)
+    return None
 
 
 class _Doc:
@@ -164,12 +176,7 @@ def _xml_doc(element: Any, position: int, source: str) -> _Doc:
             stext = _child_text(sentence, "text") or ""
             sentences.append(_Piece(soffset, stext, sloc))
             _xml_annotations(sentence, doc, sloc, (soffset, soffset + len(stext)))
-        if text:  # a passage without text (or with an empty one) has its text in its sentences
-            doc.pieces.append(_Piece(offset, text, ploc))
-            within = (offset, offset + len(text))
-        else:
-            doc.pieces.extend(sentences)
-            within = None
+        within = _place_passage(doc, offset, text, ploc, sentences)
         _xml_annotations(passage, doc, ploc, within)
     _xml_annotations(element, doc, base, None)
     return doc
@@ -266,13 +273,7 @@ def _json_doc(value: Any, i: int, source: str) -> _Doc:
             stext = _str(sentence.get("text"), "the sentence \"text\"", sloc) or ""
             sentences.append(_Piece(soffset, stext, sloc))
             _json_annotations(sentence, doc, sloc, (soffset, soffset + len(stext)))
-        # the bioc package writes "text": "" for a passage whose text is in its sentences
-        if text:
-            doc.pieces.append(_Piece(offset, text, ploc))
-            within = (offset, offset + len(text))
-        else:
-            doc.pieces.extend(sentences)
-            within = None
+        within = _place_passage(doc, offset, text, ploc, sentences)
         _json_annotations(passage, doc, ploc, within)
     _json_annotations(d, doc, base, None)
     return doc
@@ -313,18 +314,6 @@ def _document_text(doc: _Doc) -> str:
     return "".join(chars)
 
 
-def _files(path: Path) -> list[Path]:
-    if path.is_dir():
-        found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in _SUFFIXES
-                       and not f.name.startswith("."))
-        if not found:
-            raise InputError(f"{path}: no .xml or .json files in this folder")
-        return found
-    if not path.is_file():
-        raise InputError(f"{path}: no such file or folder")
-    return [path]
-
-
 def _is_json(path: Path) -> bool:
     if path.suffix.lower() == ".json":
         return True
@@ -348,7 +337,7 @@ def read_bioc(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), 
     p = Path(path)
     builder = MultiSetBuilder(str(p), features=features, label_feature=label_feature, covered_field="<text>")
     discontinuous = untyped = outside = 0
-    for f in _files(p):
+    for f in export_files(p, _SUFFIXES):
         source = str(f)
         docs = _json_docs(f) if _is_json(f) else _xml_docs(f)
         named = any(a.infons.get("annotator") for doc in docs for a in doc.annotations)
