@@ -46,7 +46,7 @@ from typing import Any
 from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
 from .jsonl import json_lines, loads
-from .multiset import MultiSetBuilder
+from .multiset import MultiSetBuilder, export_files
 
 
 def read_doccano(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
@@ -57,12 +57,7 @@ def read_doccano(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",
     numeric label ids of a ≤ 1.2 export."""
     p = Path(path)
     names = _label_names(labels)
-    if p.is_dir():
-        files = sorted(f for f in p.glob("*.jsonl") if f.is_file() and not f.name.startswith("."))
-        if not files:
-            raise InputError(f"{p}: no .jsonl files in this folder (a doccano export is a .jsonl file)")
-    else:
-        files = [p]
+    files = export_files(p, (".jsonl",), recursive=False, hint=" (a doccano export is a .jsonl file)")
     builder = MultiSetBuilder(str(p), features=features, label_feature=label_feature)
     reader = _Reader(builder, names)
     for f in files:

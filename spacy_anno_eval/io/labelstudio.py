@@ -58,7 +58,7 @@ from typing import Any
 from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
 from .jsonl import loads
-from .multiset import MultiSetBuilder
+from .multiset import MultiSetBuilder, export_files
 
 #: task keys that are no task data (for a task without ``data``)
 _TASK_KEYS = {"id", "annotations", "completions", "predictions", "drafts", "meta", "created_at", "updated_at",
@@ -81,12 +81,7 @@ def read_labelstudio(path: str | os.PathLike, *, selectors: Sequence[str] = ("en
     if text_key is not None and (not isinstance(text_key, str) or not text_key):
         raise ConfigError(f"text_key must name a field of the tasks' data, got {text_key!r}")
     p = Path(path)
-    if p.is_dir():
-        files = sorted(f for f in p.glob("*.json") if f.is_file() and not f.name.startswith("."))
-        if not files:
-            raise InputError(f"{p}: no .json files in this folder (a Label Studio export is a .json file)")
-    else:
-        files = [p]
+    files = export_files(p, (".json",), recursive=False, hint=" (a Label Studio export is a .json file)")
     builder = MultiSetBuilder(str(p), features=features, label_feature=label_feature, covered_field="value.text")
     reader = _Reader(builder, text_key)
     for f in files:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,26 @@ def wanted_features(features: Sequence[str] | None) -> tuple[set[str], bool]:
             return set(), True
         names.add(f.split("->", 1)[1] if "->" in f else f)
     return names, False
+
+
+def export_files(path: Path, suffixes: Sequence[str], *, recursive: bool = True, hint: str = "") -> list[Path]:
+    """The file ``path`` itself, or the files of the folder ``path`` (and, ``recursive``, of its subfolders)
+    whose suffix is one of ``suffixes``, sorted, hidden files skipped: the files of one tool's export.
+
+    Raise :class:`InputError` for a folder without such a file (``hint`` ends the message) or a path that is
+    neither a file nor a folder.
+    """
+    if path.is_dir():
+        candidates = path.rglob("*") if recursive else path.glob("*")
+        found = sorted(f for f in candidates if f.is_file() and f.suffix.lower() in suffixes
+                       and not f.name.startswith("."))
+        if not found:
+            kinds = " or ".join(", ".join(suffixes).rsplit(", ", 1))
+            raise InputError(f"{path}: no {kinds} files in this folder{hint}")
+        return found
+    if not path.is_file():
+        raise InputError(f"{path}: no such file or folder")
+    return [path]
 
 
 class MultiSetBuilder:
@@ -230,4 +251,4 @@ class MultiSetBuilder:
         return (["ents", "spans"] + names) if len(names) == 1 else names
 
 
-__all__ = ["MultiSetBuilder", "wanted_features"]
+__all__ = ["MultiSetBuilder", "export_files", "wanted_features"]

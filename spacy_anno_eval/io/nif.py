@@ -58,7 +58,7 @@ from typing import Any
 
 from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
-from .multiset import MultiSetBuilder
+from .multiset import MultiSetBuilder, export_files
 from .offsets import Utf16Offsets, utf16_length
 
 NIF = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
@@ -111,18 +111,6 @@ def _graph(path: Path, rdf_format: str | None) -> Any:
     return graph
 
 
-def _files(path: Path) -> list[Path]:
-    if path.is_dir():
-        found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in _SUFFIXES
-                       and not f.name.startswith("."))
-        if not found:
-            raise InputError(f"{path}: no .ttl files in this folder")
-        return found
-    if not path.is_file():
-        raise InputError(f"{path}: no such file or folder")
-    return [path]
-
-
 def _one(graph: Any, subject: Any, prop: str, what: str, loc: str, required: bool = True) -> Any:
     """The one object of ``subject prop``; ``None`` when absent and not ``required``."""
     from rdflib import URIRef
@@ -169,7 +157,7 @@ def read_nif(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), f
     p = Path(path)
     builder = MultiSetBuilder(str(p), features=features, label_feature=label_feature, covered_field="nif:anchorOf")
     counts = {"structure": 0, "classes": 0, "utf16": 0}
-    for f in _files(p):
+    for f in export_files(p, _SUFFIXES):
         _read_file(f, _graph(f, rdf_format), builder, unit, counts)
     if not builder.set_names():
         builder.declare_set(DEFAULT_SET)

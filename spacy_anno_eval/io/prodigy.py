@@ -57,7 +57,7 @@ from typing import Any
 from ..annotations.table import Corpus
 from ..errors import InputError, where
 from .jsonl import json_lines
-from .multiset import MultiSetBuilder
+from .multiset import MultiSetBuilder, export_files
 
 DEFAULT_SET = "default"
 _SPAN_KEYS = {"start", "end", "token_start", "token_end", "label", "text"}
@@ -70,17 +70,6 @@ class _Record:
     def __init__(self, source: str, line: int, order: int, value: dict[str, Any], doc: int, set_name: str) -> None:
         self.source, self.line, self.order, self.value, self.doc, self.set_name = \
             source, line, order, value, doc, set_name
-
-
-def _files(path: Path) -> list[Path]:
-    if path.is_dir():
-        found = sorted(f for f in path.rglob("*.jsonl") if f.is_file() and not f.name.startswith("."))
-        if not found:
-            raise InputError(f"{path}: no .jsonl files in this folder")
-        return found
-    if not path.is_file():
-        raise InputError(f"{path}: no such file or folder")
-    return [path]
 
 
 def _name(value: Any) -> str | None:
@@ -101,7 +90,7 @@ def read_prodigy(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",
     keys: dict[Any, str] = {}
     latest: dict[tuple[str, Any], _Record] = {}
     order = dropped = 0
-    for f in _files(p):
+    for f in export_files(p, (".jsonl",)):
         source = str(f)
         for line, value in json_lines(f, encoding):
             if not isinstance(value, dict):

@@ -80,7 +80,7 @@ from typing import Any
 
 from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
-from .multiset import MultiSetBuilder
+from .multiset import MultiSetBuilder, export_files
 from .offsets import Utf16Offsets
 
 _FORMAT = re.compile(r"^#FORMAT=WebAnno TSV (\d+)\.(\d+)\s*$")
@@ -418,16 +418,8 @@ class _FileReader:
 
 def _tsv3_files(p: Path) -> list[tuple[Path, str, str]]:
     """(file, document id, set name) for a file or every ``.tsv`` file under a folder."""
-    if p.is_dir():
-        files = sorted(f for f in p.rglob("*.tsv") if f.is_file() and not f.name.startswith("."))
-        if not files:
-            raise InputError(f"{p}: no .tsv files in this folder")
-    elif p.is_file():
-        files = [p]
-    else:
-        raise InputError(f"{p}: no such file or folder")
     out = []
-    for f in files:
+    for f in export_files(p, (".tsv",)):
         stem = f.stem
         if "__" in stem.strip("_"):
             doc, user = stem.rsplit("__", 1)
