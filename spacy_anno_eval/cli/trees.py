@@ -1,5 +1,6 @@
 """``anno-eval trees``: two treebanks compared: dependency trees (CoNLL-U) at word, node and sentence level, or
-phrase-structure brackets (Penn Treebank) as EVALB scores them."""
+phrase structures (Penn Treebank brackets as EVALB scores them; NEGRA export, TIGER-XML and discbracket with
+crossing branches as disco-dop scores them), each also at Brants and Skut's word, node and sentence level."""
 
 from __future__ import annotations
 
@@ -11,44 +12,59 @@ import typer
 from ..errors import ConfigError
 from .app import JsonOut, Quiet, app
 
-TreeFormat = Literal["auto", "conllu", "brackets"]
+TreeFormat = Literal["auto", "conllu", "brackets", "export", "tiger", "discbracket"]
 #: suffixes of bracketed treebanks (EVALB's sample files, Penn Treebank .mrg, disco-dop)
 BRACKET_SUFFIXES = (".mrg", ".ptb", ".gld", ".tst", ".brackets", ".penn", ".tree", ".trees")
 
 
 @app.command()
 def trees(
-    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key treebank: CoNLL-U, or Penn Treebank brackets.")],
+    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key treebank: CoNLL-U, Penn Treebank brackets, NEGRA "
+                                                            "export (3/4), TIGER-XML or discbracket.")],
     response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response treebank, same sentences and "
                                                                       "words.")],
     prm: Annotated[Path | None, typer.Option("--prm", help="EVALB parameter file (DELETE_LABEL, EQ_LABEL, "
-                                                           "CUTOFF_LEN, ...); scores brackets as EVALB.")] = None,
+                                                           "CUTOFF_LEN, ...; disco-dop's proper.prm).")] = None,
     tree_format: Annotated[TreeFormat, typer.Option("--tree-format", help="conllu (dependencies), brackets "
-                                                                           "(Penn Treebank, EVALB) or auto (by "
-                                                                           "suffix and content).")] = "auto",
-    rsl: Annotated[Path | None, typer.Option("--rsl", help="Brackets: write EVALB's report (per-sentence lines "
-                                                           "and summary).")] = None,
+                                                                           "(Penn Treebank, EVALB), export (NEGRA), "
+                                                                           "tiger, discbracket, or auto (by suffix "
+                                                                           "and content).")] = "auto",
+    rsl: Annotated[Path | None, typer.Option("--rsl", help="Phrase structures: write the per-sentence report "
+                                                           "and summary (EVALB's, or disco-dop's).")] = None,
+    disc_only: Annotated[bool, typer.Option("--disconly", help="Score discontinuous constituents only "
+                                                               "(disco-dop's DISC_ONLY).")] = False,
     json_out: JsonOut = None,
-    diff_out: Annotated[Path | None, typer.Option("--diff", help="Write the per-sentence differences "
-                                                                 "(text).")] = None,
+    diff_out: Annotated[Path | None, typer.Option("--diff", help="Write the per-sentence differences (text; "
+                                                                 ".jsonl / .tsv: rows).")] = None,
     quiet: Quiet = False,
 ) -> None:
     """Compare two treebanks. Dependency trees: word, node (yields) and sentence level agreement and the
     differences; the JSON holds UAS, LAS, label accuracy, per relation, node and sentence levels. Brackets:
     EVALB's bracketing recall, precision, F, complete match, crossing brackets, tagging accuracy, for all
-    sentences and those up to CUTOFF_LEN words."""
+    sentences and those up to CUTOFF_LEN words. NEGRA export, TIGER-XML, discbracket: the same with
+    discontinuous constituents (disco-dop's eval). Phrase structures also get Brants and Skut's word, node and
+    sentence levels (JSON ``brants_skut``; --diff writes the differences)."""
     from ..files import check_outputs
 
     quiet = check_outputs([key, response, prm], [json_out, diff_out, rsl]) or quiet  # before any work
     kind = tree_format if tree_format != "auto" else _kind(key)
-    if kind == "brackets" or prm is not None:
-        if diff_out is not None:
-            raise ConfigError("--diff writes dependency-tree differences; for brackets, --rsl writes EVALB's "
-                              "per-sentence report")
-        _evalb(key, response, prm, json_out, rsl, quiet)
+    other = tree_format if tree_format != "auto" else _kind(response)
+    if kind == "conllu" and prm is not None and other == "conllu":
+        kind = other = "brackets"
+    if (kind == "conllu") != (other == "conllu"):
+        raise ConfigError(f"{key.name} reads as {kind} and {response.name} as {other}: dependency trees "
+                          f"(CoNLL-U) compare with dependency trees only; pass --tree-format if one was misread")
+    if kind != other:  # two phrase-structure formats: scored as disco-dop does, each file read in its own
+        kind = "mixed"
+    if kind != "conllu":
+        if disc_only and kind == "brackets":
+            raise ConfigError("--disconly scores discontinuous constituents; Penn brackets have none. Give a "
+                              "NEGRA export, TIGER-XML or discbracket treebank (--tree-format)")
+        _phrase(key, response, kind, prm, disc_only, json_out, rsl, diff_out, quiet)
         return
-    if rsl is not None:
-        raise ConfigError("--rsl writes EVALB's report: it needs bracketed trees (--tree-format brackets or --prm)")
+    if rsl is not None or disc_only:
+        raise ConfigError(f"{'--rsl' if rsl is not None else '--disconly'} is for phrase structures (brackets, "
+                          f"export, tiger, discbracket); these are dependency trees (CoNLL-U)")
     from ..files import write_text
     from ..report.json import write_json
     from ..trees.dependencies import compare_files
@@ -69,42 +85,107 @@ def trees(
 
 
 def _kind(path: Path) -> str:
-    """``brackets`` for a bracketed file (by suffix, or a first non-blank character ``(``), else ``conllu``."""
+    """The format by suffix, else by content (:func:`~spacy_anno_eval.trees.readers.sniff`); ``conllu``
+    when neither tells."""
     if path.suffix.lower() in BRACKET_SUFFIXES:
         return "brackets"
     if path.suffix.lower() in (".conllu", ".conll"):
         return "conllu"
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096).lstrip()
-    except OSError:
-        return "conllu"
-    return "brackets" if head.startswith(b"(") else "conllu"
+    from ..trees.readers import sniff
+
+    return sniff(path) or "conllu"
 
 
-def _evalb(key: Path, response: Path, prm: Path | None, json_out: Path | None, rsl: Path | None,
-           quiet: bool) -> None:
-    """EVALB on two bracketed files: the summary on the terminal, the full report in ``--rsl``, every figure in
-    the JSON."""
+def _phrase(key: Path, response: Path, kind: str, prm: Path | None, disc_only: bool, json_out: Path | None,
+            rsl: Path | None, diff_out: Path | None, quiet: bool) -> None:
+    """Phrase structures: EVALB (brackets) or disco-dop's discontinuous scoring, and Brants and Skut's levels.
+    The summary on the terminal, the report in ``--rsl``, the differences in ``--diff``, all in the JSON."""
+    import dataclasses
+
     from ..files import write_text
     from ..report.json import write_json
-    from ..trees.evalb import evaluate_files
+    from ..trees.evalb import EvalbParams
+    from ..trees.phrase import from_brackets
+    from ..trees.phrase_compare import compare_phrase_treebanks
+    from ..trees.readers import read_phrase_trees
 
-    result = evaluate_files(key, response, prm)
+    params = EvalbParams.read(prm) if prm is not None else EvalbParams()
+    if disc_only:
+        params = dataclasses.replace(params, disc_only=True)
+    if kind == "brackets":
+        from ..trees.brackets import read_brackets
+        from ..trees.evalb import evaluate
+
+        gold_b, test_b = read_brackets(key), read_brackets(response)
+        result = evaluate(gold_b, test_b, params, source=f"{key} / {response}")
+        gold = [from_brackets(t, str(key)) for t in gold_b]
+        test = [from_brackets(t, str(response)) for t in test_b]
+        report = result.format_rsl()
+    else:
+        from ..trees.disco import evaluate as evaluate_disco
+
+        fmt = "auto" if kind == "mixed" else kind
+        gold, test = read_phrase_trees(key, fmt), read_phrase_trees(response, fmt)
+        result = evaluate_disco(gold, test, params, source=f"{key} / {response}")
+        report = result.format_report()
+    levels = compare_phrase_treebanks(gold, test, key_source=str(key), response_source=str(response))
+    data = {**result.to_dict(), "brants_skut": levels.to_dict()}
     if json_out is not None:
-        write_json(result.to_dict(), json_out)
+        write_json(data, json_out)
     if rsl is not None:
-        write_text(rsl, result.format_rsl())
-    if not quiet:
-        data = result.to_dict()
-        cutoff = next(k for k in data if k.startswith("len_le_"))
-        typer.echo(f"EVALB{f' ({prm.name})' if prm else ''}: {data['all']['sentences']} sentences, "
-                   f"{data['all']['error']} error, {data['all']['skip']} skip")
-        typer.echo(f"{'':24}{'all':>10}{'<= ' + cutoff[7:]:>10}")
-        for name, label in (("recall", "bracketing recall"), ("precision", "bracketing precision"),
-                            ("fmeasure", "bracketing F"), ("complete_match", "complete match"),
-                            ("average_crossing", "average crossing"), ("no_crossing", "no crossing"),
-                            ("two_or_less_crossing", "2 or less crossing"), ("tagging_accuracy", "tagging accuracy")):
-            a, b = data["all"][name], data[cutoff][name]
-            unit = "" if name == "average_crossing" else " %"
-            typer.echo(f"{label:<24}{a:>8.2f}{unit or '  '}{b:>8.2f}{unit}")
+        write_text(rsl, report)
+    if diff_out is not None:
+        if diff_out.suffix.lower() in (".jsonl", ".tsv"):
+            levels.write_diff(diff_out)
+        else:
+            write_text(diff_out, levels.render_diff())
+    if quiet:
+        return
+    if kind == "brackets":
+        _print_evalb(data, prm)
+    else:
+        _print_disco(data, prm, kind)
+    _print_levels(data["brants_skut"])
+
+
+def _print_evalb(data: dict, prm: Path | None) -> None:
+    cutoff = next(k for k in data if k.startswith("len_le_"))
+    typer.echo(f"EVALB{f' ({prm.name})' if prm else ''}: {data['all']['sentences']} sentences, "
+               f"{data['all']['error']} error, {data['all']['skip']} skip")
+    typer.echo(f"{'':24}{'all':>10}{'<= ' + cutoff[7:]:>10}")
+    for name, label in (("recall", "bracketing recall"), ("precision", "bracketing precision"),
+                        ("fmeasure", "bracketing F"), ("complete_match", "complete match"),
+                        ("average_crossing", "average crossing"), ("no_crossing", "no crossing"),
+                        ("two_or_less_crossing", "2 or less crossing"), ("tagging_accuracy", "tagging accuracy")):
+        a, b = data["all"][name], data[cutoff][name]
+        unit = "" if name == "average_crossing" else " %"
+        typer.echo(f"{label:<24}{a:>8.2f}{unit or '  '}{b:>8.2f}{unit}")
+
+
+def _print_disco(data: dict, prm: Path | None, kind: str) -> None:
+    cutoff = next(k for k in data if k.startswith("len_le_"))
+    counts = data["all"]["counts"]
+    labeled = "labeled" if data["params"]["labeled"] else "unlabeled"
+    only = ", discontinuous only" if data["params"]["disc_only"] else ""
+    name = {"export": "NEGRA export", "tiger": "TIGER-XML", "discbracket": "discbracket",
+            "mixed": "phrase structures"}[kind]
+    typer.echo(f"{name}{f' ({prm.name})' if prm else ''}{only}: {counts['sentences']} sentence(s), "
+               f"{counts['error']} error, {counts['skip']} skip")
+    typer.echo(f"brackets: gold {counts['gold_brackets']} ({counts['disc_gold']} discontinuous), test "
+               f"{counts['test_brackets']} ({counts['disc_test']} discontinuous)")
+    typer.echo(f"{'':24}{'all':>10}{'<= ' + cutoff[7:]:>10}")
+    for name, label in (("recall", f"{labeled} recall"), ("precision", f"{labeled} precision"),
+                        ("fmeasure", f"{labeled} F"), ("exact_match", "exact match"),
+                        ("pos_accuracy", "POS accuracy")):
+        typer.echo(f"{label:<24}{data['all'][name]:>8.2f} %{data[cutoff][name]:>8.2f} %")
+
+
+def _print_levels(levels: dict) -> None:
+    typer.echo(f"Brants & Skut (1998): {levels['n_compared']} of {levels['n_sentences']} sentences compared, "
+               f"{levels['n_differing_sentences']} differ")
+    names = {"1_parent_node": "word: parent node", "1_parent_category": "word: parent category",
+             "2_grammatical_function": "word: function", "3_identical_nodes": "node: same yield",
+             "4_identical_nodes_labels": "node: + category", "5_identical_nodes_functions": "node: + function",
+             "6_identical_structure": "sentence: structure", "7_identical_annotation": "sentence: annotation"}
+    for key, label in names.items():
+        typer.echo(f"{label:<24}{100 * levels['table4'][key]:>8.2f} %")

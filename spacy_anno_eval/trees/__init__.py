@@ -1,4 +1,4 @@
-"""Treebank comparison: CoNLL-U reading, word / node / sentence level figures, per-sentence differences; EVALB.
+"""Treebank comparison: dependency trees and phrase structures (with crossing branches), EVALB and disco-dop.
 
 :mod:`~.conllu` reads CoNLL-U files and spaCy parses into treebanks,
 :mod:`~.dependencies` compares two of them (Brants & Skut 1998, section 4)
@@ -6,6 +6,12 @@ and :mod:`~.diff` turns the differences into rows and text.
 :mod:`~.brackets` reads Penn Treebank brackets into constituents (a label and
 a yield of terminal positions) and :mod:`~.evalb` scores them as EVALB does
 (Sekine & Collins 1997; PARSEVAL, Black et al. 1991).
+:mod:`~.phrase` holds phrase structures whose yields may be discontinuous,
+read from NEGRA export (:mod:`~.negra`), TIGER-XML (:mod:`~.tiger`),
+discbracket (:mod:`~.discbracket`) or brackets (:mod:`~.readers`);
+:mod:`~.disco` scores them as disco-dop's ``eval`` does, and
+:mod:`~.phrase_compare` compares them at Brants & Skut's word, node and
+sentence levels with per-sentence differences.
 Imports are lazy: naming a function imports its module.
 """
 
@@ -20,4 +26,11 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     diff: DIFF_COLUMNS EdgeDiff NodeDiff diff_rows format_ids render_diff write_diff
     brackets: BracketTree Constituent read_brackets
     evalb: EvalbParams EvalbResult evaluate_files evaluate_trees
+    phrase: PhraseNode PhraseTree from_brackets
+    negra: parse_negra read_negra
+    tiger: VIRTUAL_ROOT_CATEGORIES parse_tiger read_tiger
+    discbracket: parse_discbracket read_discbracket
+    readers: read_phrase_trees
+    disco: DiscoResult evaluate_disco evaluate_disco_files
+    phrase_compare: PhraseComparison compare_phrase_files compare_phrase_treebanks
 """)

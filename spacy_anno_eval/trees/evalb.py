@@ -33,7 +33,10 @@ Parameter file (one ``KEYWORD value`` per line, ``#`` starts a comment):
   labelled ``X`` (after the functional tags are stripped, ``NP-SBJ-1`` -> ``NP``, ``PP=2`` -> ``PP``) is not
   counted, its children are;
 - ``DELETE_LABEL_FOR_LENGTH X``: preterminals not counted in the sentence length (the gold sentence's);
-- ``EQ_LABEL A B`` / ``EQ_WORD A B``: labels / words taken as equal, in both directions.
+- ``EQ_LABEL A B`` / ``EQ_WORD A B``: labels / words taken as equal, in both directions;
+- disco-dop's additions (its ``proper.prm``): ``DELETE_WORD w`` removes the word ``w`` with its preterminal
+  (punctuation matched by word); ``DISC_ONLY`` and ``DELETE_ROOT_PRETERMS`` apply to discontinuous treebanks
+  (:mod:`~.disco`) and are refused here when 1; ``LA``, ``TED``, ``DEP`` are accepted only as 0.
 
 Brackets that cover no word (after deletions) are not counted. A sentence is
 *skipped* (status 2) when the test sentence has no words, and an *error*
@@ -65,8 +68,12 @@ OK, ERROR, SKIP = 0, 1, 2
 STATUSES = {OK: "ok", ERROR: "error", SKIP: "skip"}
 STYLES = ("2006", "1997")
 
-_INT_KEYS = {"DEBUG": "debug", "MAX_ERROR": "max_error", "CUTOFF_LEN": "cutoff_len", "LABELED": "labeled"}
-_LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length"}
+_INT_KEYS = {"DEBUG": "debug", "MAX_ERROR": "max_error", "CUTOFF_LEN": "cutoff_len", "LABELED": "labeled",
+             "DISC_ONLY": "disc_only", "DELETE_ROOT_PRETERMS": "delete_root_preterms"}
+_LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length",
+              "DELETE_WORD": "delete_words"}
+#: disco-dop's switches for further measures (leaf-ancestor, tree distance, dependencies): only 0 is accepted
+_OFF_KEYS = {"LA": "leaf-ancestor", "TED": "tree-edit distance", "DEP": "unlabeled dependency"}
 _PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
 
 
@@ -85,6 +92,9 @@ class EvalbParams:
     delete_labels_for_length: tuple[str, ...] = ()
     eq_labels: tuple[tuple[str, str], ...] = ()
     eq_words: tuple[tuple[str, str], ...] = ()
+    delete_words: tuple[str, ...] = ()
+    disc_only: bool = False
+    delete_root_preterms: bool = False
 
     def __post_init__(self):
         for name in ("debug", "max_error", "cutoff_len"):
@@ -94,7 +104,12 @@ class EvalbParams:
         if not isinstance(self.labeled, bool | int) or self.labeled not in (0, 1):
             raise ConfigError(f"labeled must be True/False (LABELED 1/0), got {self.labeled!r}")
         object.__setattr__(self, "labeled", bool(self.labeled))
-        for name in ("delete_labels", "delete_labels_for_length"):
+        for name in ("disc_only", "delete_root_preterms"):
+            value = getattr(self, name)
+            if not isinstance(value, bool | int) or value not in (0, 1):
+                raise ConfigError(f"{name} must be True/False ({name.upper()} 1/0), got {value!r}")
+            object.__setattr__(self, name, bool(value))
+        for name in ("delete_labels", "delete_labels_for_length", "delete_words"):
             object.__setattr__(self, name, tuple(str(x) for x in getattr(self, name)))
         for name in ("eq_labels", "eq_words"):
             pairs = tuple(tuple(p) for p in getattr(self, name))
@@ -120,7 +135,12 @@ class EvalbParams:
             parts = line.split(None, 1)
             key, value = parts[0], (parts[1].strip() if len(parts) > 1 else "")
             at = where(source, line=n)
-            known = (*_INT_KEYS, *_LIST_KEYS, *_PAIR_KEYS)
+            known = (*_INT_KEYS, *_LIST_KEYS, *_PAIR_KEYS, *_OFF_KEYS)
+            if key in _OFF_KEYS:
+                if value.strip() != "0":
+                    raise ConfigError(f"{at}: {key} {value} asks for disco-dop's {_OFF_KEYS[key]} evaluation, "
+                                      f"which is not implemented; set {key} 0 or remove the line")
+                continue
             if key not in known:
                 hint = " (QUOTE_LABEL, EVALB 2006's repair of misplaced quotes, is not supported)" \
                     if key == "QUOTE_LABEL" else ""
@@ -205,7 +225,8 @@ def extract(tree: BracketTree, params: EvalbParams) -> Extracted:
     (('It', 'is'), 3, [('S', (0, 1)), ('NP', (0,)), ('VP', (1,))])
     """
     deleted = set(params.delete_labels)
-    keep = [tag not in deleted for tag in tree.tags]
+    gone_words = set(params.delete_words)
+    keep = [tag not in deleted and word not in gone_words for tag, word in zip(tree.tags, tree.words, strict=True)]
     before = [0]  # kept words before each raw position
     for k in keep:
         before.append(before[-1] + k)
@@ -463,6 +484,10 @@ def evaluate(gold: Sequence[BracketTree], test: Sequence[BracketTree], params: E
     denominator are ``zero_division`` with one :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`.
     """
     params = params or EvalbParams()
+    if params.disc_only or params.delete_root_preterms:
+        key = "DISC_ONLY" if params.disc_only else "DELETE_ROOT_PRETERMS"
+        raise ConfigError(f"{key} 1 is disco-dop's, for discontinuous treebanks (NEGRA export, TIGER-XML, "
+                          f"discbracket: spacy_anno_eval.trees.disco); EVALB on Penn brackets has no such setting")
     if len(gold) != len(test):
         raise InputError(f"{source + ': ' if source else ''}the gold holds {len(gold)} sentence(s) and the test "
                          f"{len(test)}: EVALB compares them line by line; give one test line per gold line "

@@ -238,7 +238,8 @@ def test_reader_refuses_non_utf8(tmp_path):
 
 def test_cli_trees_prm_scores_brackets_as_evalb(tmp_path) -> None:
     """``anno-eval trees sample.gld sample.tst --prm sample.prm --rsl out.rsl``: the report is EVALB's 2006
-    output byte for byte, the JSON holds every figure, the table fits 80 columns; --diff is refused for brackets."""
+    output byte for byte, the JSON holds every figure, the table fits 80 columns; --diff writes Brants and
+    Skut's differences (error and skip sentences listed as not compared)."""
     import json
 
     from typer.testing import CliRunner
@@ -259,5 +260,7 @@ def test_cli_trees_prm_scores_brackets_as_evalb(tmp_path) -> None:
     assert round(data["all"]["recall"], 2) == 87.76 and round(data["all"]["precision"], 2) == 90.53
     assert "bracketing F               89.12 %   83.20 %" in result.stdout
     assert all(len(line) <= 80 for line in result.stdout.splitlines())
-    refused = CliRunner().invoke(app, ["trees", str(gld), str(tst), "--diff", str(tmp_path / "d.txt")])
-    assert refused.exit_code == 2 and "--rsl" in refused.stderr
+    assert data["brants_skut"]["n_compared"] == 16 and len(data["brants_skut"]["errors"]) == 8
+    diff = CliRunner().invoke(app, ["trees", str(gld), str(tst), "--diff", str(tmp_path / "d.txt"), "-q"])
+    assert diff.exit_code == 0
+    assert "not compared: words differ at word 2: 'is' / 'was'" in (tmp_path / "d.txt").read_text(encoding="utf-8")
