@@ -64,12 +64,14 @@ setup(
             "gatenlp>=1.0.8",  # peers of the annotation-tool readers: same file, same annotations
             "dkpro-cassis>=0.9",
             "bioc>=2.1",
+            "PYEVALB==0.1.3",  # peer of EVALB scoring (tests/trees/test_evalb_pyevalb.py, bench_trees.py)
             "ruff>=0.5",
             "import-linter>=2.1",  # the layer contract in .importlinter, checked by .ci/run
         ],
         "owl": ["rdflib>=6"],
         "nif": ["rdflib>=6"],
         "dask": ["dask[distributed]>=2024.1"],
+        "bench": ["PYEVALB==0.1.3"],  # peer of benchmarks/bench_trees.py (LGPL, pure Python)
     },
     entry_points={
         "console_scripts": ["anno-eval = spacy_anno_eval.cli.app:main"],
