@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,7 @@ class EvalbParams:
 # ---------------------------------------------------------------- bracket extraction
 
 
+@lru_cache(maxsize=8192)
 def strip_function_tags(label: str) -> str:
     """EVALB's label trimming: everything from the first ``-`` or ``=`` goes (``NP-SBJ-1`` -> ``NP``).
 
@@ -431,10 +433,14 @@ class EvalbResult:
 
 
 def _crossing(gold_spans: Iterable[tuple[int, int]], test_spans: Iterable[tuple[int, int]]) -> int:
-    """The number of test spans that cross a gold span (one begins strictly inside the other, ends outside)."""
+    """The number of test spans that cross a gold span (one begins strictly inside the other, ends outside).
+
+    A test span equal to a gold span crosses none: the gold spans come from one tree, so they nest."""
     gold = set(gold_spans)
     n = 0
     for ts, te in test_spans:
+        if (ts, te) in gold:
+            continue
         for gs, ge in gold:
             if gs < ts < ge < te or ts < gs < te < ge:
                 n += 1
