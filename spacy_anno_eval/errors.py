@@ -70,6 +70,11 @@ class DiscontinuousSpanWarning(UserWarning):
     """A discontinuous brat span was read as one span from its first start to its last end."""
 
 
+class MissingFeatureWarning(UserWarning):
+    """Pairwise F with ``Type->feature`` left out annotations of that type without the feature (GATE's IAA
+    plugin); the message counts them per set."""
+
+
 class CoveredTextWarning(UserWarning):
     """A file's offsets disagree with its own record of the covered text (NIF ``anchorOf``, Label Studio
     ``value.text``, BioC ``<text>``, ...): one warning per file, with the count and the first example; the

@@ -225,6 +225,11 @@ class ContingencyCounts:
         out["confusion"] = t.to_dict()
         return out
 
+    def chance_corrected(self, categories: Sequence[str] | None = None) -> dict[str, Any]:
+        """The chance-corrected family of the summed table in ``categories`` (see :meth:`table`):
+        :func:`table_family`."""
+        return table_family(self.table(categories))
+
     def per_doc(self, doc_ids: Sequence[str], categories: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """``{"doc_id", "n", "observed_agreement", "cohen_kappa", "scott_pi"}`` of every document with items, in
         document order (``None`` where kappa or pi does not exist). The per-document tables are stacked a batch
@@ -250,6 +255,71 @@ class ContingencyCounts:
                          "cohen_kappa": none_if_undefined(kappa[k]), "scott_pi": none_if_undefined(pi[k])}
                         for k, d in enumerate(batch.tolist()))
         return rows
+
+
+#: the two-rater (contingency table) part of the chance-corrected family: key and measure of
+#: :func:`~spacy_anno_eval.agreement.chance.table_agreement`
+TABLE_FAMILY = (("gwet_ac", "gwet"), ("brennan_prediger", "brennan_prediger"))
+
+
+def table_family(table: ContingencyTable) -> dict[str, Any]:
+    """The chance-corrected family of a two-rater contingency table, from :mod:`spacy_anno_eval.agreement.chance`
+    (identity weights), JSON-ready::
+
+        {"weights": "identity",
+         "gwet_ac": {...}, "brennan_prediger": {...},     # ChanceAgreement.to_dict(): value, pa, pe, se, ci, ...
+         "pabak": {"po", "pabak", ...},                   # with 2 categories also prevalence_index, bias_index,
+                                                          # cohen_kappa (Byrt), positive/negative_agreement
+         "specific_agreement": {category: {"positive": float, "negative": float}}}
+
+    Gwet's AC1 and Brennan-Prediger count every category of ``table`` in
+    ``q`` (also one nobody used, such as an empty ``Non-cat``). Figures that
+    do not exist are ``None``, with the
+    :class:`~spacy_anno_eval.errors.UndefinedFigureWarning` of that module.
+
+    Brennan & Prediger's (1981) table: ``pa`` 0.6, ``pe`` 1/3, coefficient 0.4 (= PABAK for 3 categories).
+
+    >>> from .coefficients import ContingencyTable
+    >>> out = table_family(ContingencyTable(np.array([[50, 0, 0], [10, 10, 10], [20, 0, 0]]), ("x", "y", "z")))
+    >>> round(out["brennan_prediger"]["value"], 6), round(out["pabak"]["pabak"], 6)
+    (0.4, 0.4)
+    """
+    from .chance import pabak, specific_agreements, table_agreement
+
+    out: dict[str, Any] = {"weights": "identity"}
+    for key, measure in TABLE_FAMILY:
+        out[key] = table_agreement(table.matrix, measure, categories=list(table.categories)).to_dict()
+    out["pabak"] = pabak(table.matrix)
+    out["specific_agreement"] = specific_agreements(table.matrix, list(table.categories))
+    return out
+
+
+def raw_family(ratings: Sequence[Sequence[str | None]], annotators: Sequence[str],
+               categories: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """The chance-corrected family of ``ratings`` (annotators x units, a category or ``None`` for missing)
+    among ``categories``, as ``anno-eval agreement`` reports it
+    (:data:`~spacy_anno_eval.agreement.summary.FAMILY`: Gwet's AC1, Brennan-Prediger, Conger's kappa and
+    Fleiss' kappa with averaged shares, each with irrCAC's analytic standard error; identity weights), and
+    each annotator against the majority opinion of the others
+    (:func:`~spacy_anno_eval.agreement.chance.majority_agreement`, ties left out). Returns the JSON-ready
+    figures and the notes of coefficients that cannot be computed on these ratings (left out of the figures)."""
+    from ..errors import AnnoEvalError
+    from .chance import chance_agreement, majority_agreement
+    from .summary import FAMILY
+
+    notes: list[str] = []
+    n_units = len(ratings[0]) if len(ratings) else 0
+    out: dict[str, Any] = {"weights": "identity", "n_units": n_units}
+    if not n_units:
+        notes.append("no items: the chance-corrected family is left out")
+        return out, notes
+    for key, measure in FAMILY:
+        try:
+            out[key] = chance_agreement(ratings, measure, "identity", categories=list(categories)).to_dict()
+        except AnnoEvalError as err:
+            notes.append(f"{key}: {err}")
+    out["majority"] = majority_agreement(ratings, list(annotators))
+    return out, notes
 
 
 @dataclass
@@ -345,5 +415,6 @@ def _has_feature(al: Any, feature: str) -> bool:
                for table in (al.key, al.response))
 
 
-__all__ = ["LABEL", "NO_VALUE", "STACK_CELLS", "ClassificationCounts", "ContingencyCounts", "category",
-           "classification_counts", "classification_table", "row_categories"]
+__all__ = ["LABEL", "NO_VALUE", "STACK_CELLS", "TABLE_FAMILY", "ClassificationCounts", "ContingencyCounts",
+           "category", "classification_counts", "classification_table", "raw_family", "row_categories",
+           "table_family"]

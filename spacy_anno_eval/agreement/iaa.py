@@ -14,10 +14,15 @@ and macro), and:
   (GATE's QA summariser);
 - with ``consensus``: each annotator against the consensus set (as key).
 
-Types are written as GATE writes them: ``Per->label;Org``, a type with an
-optional significant feature; every feature named this way is significant for
-every type (GATE's plugin does the same per type; a per-type feature list is
-left for later).
+Types are written as GATE writes them (``annTypesAndFeats``):
+``Per->label;Org``, each type with an optional significant feature that is
+significant for that type only (``Per`` annotations agree when their
+``label`` values are equal, ``Org`` ones by span and type; ``*->feature``:
+for every type not named with its own). In F-measure mode an annotation of a
+``Type->feature`` type that lacks the feature is left out by default, as
+GATE's IAA plugin does, with a :class:`MissingFeatureWarning` counting them
+per set (``missing_feature="keep"`` compares them by span and type; see
+:func:`pairwise_f`).
 
 Measure ``kappa`` (:func:`pairwise_kappa`, GATE's ``AGREEMENTANDKAPPA``):
 annotations of one type are the items; two annotators' annotations are the
@@ -33,6 +38,16 @@ agreement, Cohen's kappa, Scott's pi, specific agreement per category, the
 same per document, and with ``bootstrap`` an interval for kappa and pi, all
 from the one span-kappa accumulator that ``qa --classify`` uses too
 (:class:`~spacy_anno_eval.agreement.classification.ContingencyCounts`).
+Beside GATE's figures, the chance-corrected family of
+:mod:`spacy_anno_eval.agreement.chance` (``chance_corrected``): per pair and
+type, Gwet's AC1, Brennan-Prediger, PABAK (with Byrt's prevalence and bias
+indices for two categories) and positive / negative specific agreement of
+the pair's table; per type, Gwet's AC1, Brennan-Prediger, Conger's kappa and
+Fleiss' kappa of all annotators together and each annotator against the
+majority of the others, on units that are positions some annotator marked
+(:func:`_unit_codes`; for two annotators, the pair's items); means over types
+and pairs. Every category of the type (``Non-cat`` too) counts in AC1's and
+Brennan-Prediger's number of categories ``q``, as in the pair's table.
 Beyond GATE, the type ``*`` takes the annotations of every type and their
 label as the category (``*->feature``: the feature), which is how to ask
 "how often do the annotators label the same span alike" on spaCy Docs.
@@ -69,6 +84,7 @@ result says so in ``sets_note``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import warnings
@@ -78,7 +94,7 @@ from typing import Any
 import numpy as np
 
 from ..annotations.table import Corpus, SpanTable, name_list, split_names
-from ..errors import CoverageWarning, InputError
+from ..errors import ConfigError, CoverageWarning, InputError, MissingFeatureWarning
 from ..spans.measures import MODES
 
 
@@ -94,7 +110,8 @@ def parse_sets(sets: str | list[str]) -> list[str]:
 
 
 def parse_types(types: str | list[str] | None) -> tuple[list[str] | None, list[str] | None]:
-    """``"Per->label;Org"`` -> (["Per", "Org"], ["label"]); None -> (None, None)."""
+    """``"Per->label;Org"`` -> (["Per", "Org"], ["label"]); None -> (None, None): the types and every feature
+    named (which type each feature belongs to: :func:`parse_type_features`)."""
     if not types:
         return None, None
     items = [t.strip() for t in (split_names(types) if isinstance(types, str) else name_list(types, "types") or [])
@@ -130,7 +147,7 @@ class _Parts:
 
     def __init__(self, corpus: Any, selectors: list[str], fmt: str = "auto", features: list[str] | None = None, *,
                  shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None,
-                 reader_options: dict[str, Any] | None = None) -> None:
+                 reader_options: dict[str, Any] | None = None, typed: set[str] | None = None) -> None:
         self.selectors, self.fmt, self.features, self.progress = selectors, fmt, features, progress
         self.reader_options = dict(reader_options or {})
         if not shards and not docs_per_chunk:
@@ -148,7 +165,7 @@ class _Parts:
 
         self.ids = StreamIds()
         source = _source_name(corpus, None)
-        self.names = _SeenNames(source, selectors)
+        self.names = _SeenNames(source, selectors, typed)
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
         from ..io.units import read_unit
@@ -190,12 +207,14 @@ class _SeenNames:
     matching nothing is refused over the whole corpus (DESIGN.md, Contracts: names are checked), not part by
     part, and over every set compared (a type only some annotators used is fine)."""
 
-    def __init__(self, source: str, selectors: list[str]) -> None:
+    def __init__(self, source: str, selectors: list[str], typed: set[str] | None = None) -> None:
         self.source, self.selectors = source, selectors
         self.sets: set[str] | None = set()       # None: some part does not say which sets it holds
         self.labels: set[str] = set()
         self.carried: set[str] = set()
         self.found_features: list[list[str] | None] = []
+        self.typed = set(typed or ()) - {ANY_TYPE}  # the types whose features are gathered, for check()
+        self.carried_by: dict[str, set[str]] = {}
 
     def add(self, part: Any) -> None:
         from ..spans.engine import names_in
@@ -207,10 +226,20 @@ class _SeenNames:
         self.carried |= carried
         if part.found_features not in self.found_features:
             self.found_features.append(part.found_features)
+        if self.typed:
+            for name in self.selectors:
+                table = part.sets.get(name)
+                if table is None or table.features is None:
+                    continue
+                for label, f in zip(table.label_names().tolist(), table.features, strict=True):
+                    if f:  # every type's, so that a refusal can say which types carry the feature
+                        self.carried_by.setdefault(label, set()).update(f)
 
-    def check(self, types: list[str] | None, features: list[str] | None) -> None:
-        """Raise :class:`InputError` for a set no document holds, a type no set has or a feature no annotation
-        carries, listing what exists."""
+    def check(self, types: list[str] | None, features: list[str] | None,
+              feature_of: dict[str, str] | None = None) -> None:
+        """Raise :class:`InputError` for a set no document holds, a type no set has, a feature no annotation
+        carries or (``feature_of``: type -> its feature) one that no annotation of its type carries, listing
+        what exists."""
         from ..spans.engine import check_features, check_types
 
         where = f"{self.source or 'corpus'} ({', '.join(self.selectors)})"
@@ -224,6 +253,16 @@ class _SeenNames:
             check_types([t for t in types if t != ANY_TYPE], self.labels, where)
         if features:
             check_features(features, self.carried, self.found_features, where)
+        for type_name, feature in (feature_of or {}).items():
+            if type_name not in self.typed:  # ``*->feature``: the check above
+                continue
+            carried = self.carried_by.get(type_name, set())
+            if feature not in carried:
+                listed = ", ".join(sorted(carried)) or "none"
+                others = sorted(t for t, fs in self.carried_by.items() if feature in fs)
+                raise InputError(f"{where}: no annotation of type {type_name!r} carries the feature {feature!r} "
+                                 f"(annotations of {', '.join(others)} do); the features of {type_name} are: "
+                                 f"{listed}; write {type_name}->FEATURE with one of them, or {type_name} alone")
 
 
 def _docs_per_key(keys_per_doc: Any) -> dict[str, list[int]]:
@@ -436,11 +475,50 @@ def _no_docs(ev: Any) -> Any:
                       None)
 
 
+#: what pairwise F does with an annotation of a ``Type->feature`` type that lacks the feature
+MISSING_FEATURE = ("drop", "keep")
+
+
+def _significant_per_type(table: SpanTable, feature_of: dict[str, str], drop: bool) -> tuple[SpanTable, int]:
+    """``table`` with each annotation's features cut to its type's significant feature (``feature_of``: type ->
+    feature; ``"*"``: every type not named; a type without one keeps none, so only span and type count for it)
+    and, with ``drop``, without the annotations of a type with a feature that lack it (absent or ``None``);
+    return it and how many were dropped."""
+    labels = table.label_names()
+    old = table.features if table.features is not None else [{}] * len(table)
+    keep = np.ones(len(table), dtype=bool)
+    feats: list[dict[str, Any]] = []
+    for k, (label, f) in enumerate(zip(labels.tolist(), old, strict=True)):
+        name = feature_of.get(label, feature_of.get(ANY_TYPE))
+        value = None if name is None else f.get(name)
+        if name is not None and value is None and drop:
+            keep[k] = False
+            continue
+        feats.append({} if value is None else {name: value})
+    dropped = int((~keep).sum())
+    if not dropped:
+        return SpanTable(table.doc, table.start, table.end, table.label, table.labels, feats), 0
+    return SpanTable(table.doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels,
+                     feats), dropped
+
+
+def _left_out_note(source: str, left_out: dict[str, int], specs: list[tuple[str, str | None]]) -> str | None:
+    """The :class:`MissingFeatureWarning` sentence (``None`` when nothing was left out)."""
+    if not any(left_out.values()):
+        return None
+    counts = ", ".join(f"{s} {n}" for s, n in left_out.items())
+    typed = "; ".join(_spec_label(t, f) for t, f in specs if f)
+    return (f"{source or 'corpus'}: pairwise F with {typed} leaves out the annotations without their type's feature, "
+            f"as GATE's IAA plugin does; left out per set: {counts} (missing_feature='keep', --missing-feature "
+            f"keep: compare them by span and type)")
+
+
 def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str | list[str] | None = None,
                fmt: str = "auto", beta: float = 1.0, pairing: str = "optimal", consensus: str | None = None,
                matrix_measure: str = "strict", credit: Any = None,
                shards: bool = False, progress: bool = False, docs_per_chunk: int | None = None,
-               reader_options: dict[str, Any] | None = None, missing_as_empty: bool = False) -> dict[str, Any]:
+               reader_options: dict[str, Any] | None = None, missing_as_empty: bool = False,
+               missing_feature: str = "drop") -> dict[str, Any]:
     """Pairwise P/R/F between every two of ``sets`` in ``corpus`` (a path, a Corpus or Docs).
 
     ``sets``: the annotation sets (``"spans:a;spans:b"`` or a list); ``None``: the corpus's annotator sets
@@ -463,17 +541,47 @@ def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str |
     :class:`spacy_anno_eval.bdm.credit.BdmCredit`) each pair also gets its
     credit figures (``bdm``: BDM-weighted P/R/F, summed over shards like the
     counts) and the result ``mean_of_pairs_bdm`` (GATE 10.5.3).
+
+    ``types`` as GATE's ``annTypesAndFeats`` (``Per->label;Org``): each
+    type's feature is significant for that type only (``Per`` annotations
+    match when their ``label`` values are equal, ``Org`` ones by span and
+    type); ``*->feature`` makes the feature significant for every type not
+    named with its own (``*`` alone: every type). ``type_features`` in the
+    result says which. A type that no set has, a feature that no annotation
+    carries, or one that no annotation of its type carries raise
+    :class:`InputError` listing what exists.
+
+    ``missing_feature``: what happens to an annotation of a ``Type->feature``
+    type that lacks the feature (absent or ``None``). ``"drop"`` (default):
+    it is left out, as GATE's IAA plugin does in F-measure mode (its
+    ``IaaCalculation`` collects the values the feature takes and counts only
+    the annotations holding one of them: TestIaa's ``sent->Op`` gives
+    correct 7, spurious 2, missing 2 on ``beijing-opera.xml``, where keeping
+    them gives 17, 2, 2), so GATE's figures are reproducible; a
+    :class:`MissingFeatureWarning` counts the annotations left out per set, and
+    ``left_out`` in the result holds the counts. ``"keep"``: they are
+    compared by span and type like the annotations of a type without a
+    feature (two such annotations match; GATE's subsumption: a key without
+    the feature is compatible with any response). Measure ``kappa`` always
+    keeps them, as ``Non-cat`` (GATE 10.5.1).
     """
     from ..spans.counts import Evaluation
     from ..spans.engine import evaluate
 
     if matrix_measure not in MODES:
         raise InputError(f"matrix measure must be one of {', '.join(MODES)}, got {matrix_measure!r}")
+    if missing_feature not in MISSING_FEATURE:
+        raise ConfigError(f"missing_feature must be one of {', '.join(MISSING_FEATURE)}, got {missing_feature!r}")
     names, sets_note, corpus = resolve_sets(corpus, sets, fmt=fmt, shards=shards, docs_per_chunk=docs_per_chunk,
                                             reader_options=reader_options, exclude=consensus)
     if consensus is not None and consensus in names:
         raise InputError(f"the consensus set {consensus!r} is also listed as an annotator")
-    type_names, features = parse_types(types)
+    specs = parse_type_features(types)
+    feature_of = {t: f for t, f in specs if f}
+    named = [t for t, _ in specs]
+    type_names = None if not specs or ANY_TYPE in named else named
+    features = list(dict.fromkeys(feature_of.values())) or None
+    left_out = {s: 0 for s in names + ([consensus] if consensus else [])}
     selectors = names + ([consensus] if consensus else [])
     comparisons = [(names[i], names[j]) for i, j in itertools.combinations(range(len(names)), 2)]
     comparisons += [(consensus, a) for a in names] if consensus else []
@@ -481,11 +589,18 @@ def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str |
     empty: dict[tuple[str, str], Any] = {}
     streamed = shards or bool(docs_per_chunk)
     reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
-                    reader_options=reader_options)
+                    reader_options=reader_options, typed=set(feature_of))
     coverage = _Coverage(comparisons, names, missing_as_empty)
     source = ""
     for offset, part in reader:
         source = source or part.source
+        if feature_of:  # each type's own significant feature; GATE leaves out annotations without it
+            cut = {}
+            for name in selectors:
+                if name in part.sets:
+                    cut[name], left = _significant_per_type(part.sets[name], feature_of, missing_feature == "drop")
+                    left_out[name] += left
+            part = dataclasses.replace(part, sets={**part.sets, **cut})
         masks = coverage.add(offset, part)
         for c in comparisons:
             mask = masks[c]
@@ -500,7 +615,10 @@ def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str |
             ev = evaluate(scored, scored, key_set=c[0], response_set=c[1], types=type_names, features=features,
                           beta=beta, pairing=pairing, credit=credit, check_names=False)
             parts[c].append(ev.without_pairs() if streamed else ev)
-    reader.names.check(type_names, features)
+    reader.names.check(type_names, features, feature_of)
+    note_left = _left_out_note(_source_name(corpus, source), left_out, specs)
+    if note_left is not None:
+        warnings.warn(note_left, MissingFeatureWarning, stacklevel=2)
     done = {c: (Evaluation.concat(evs) if streamed else evs[0]) if evs else empty[c] for c, evs in parts.items()}
     final = reader.final_ids()
     if final is not None:
@@ -528,8 +646,11 @@ def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str |
     out: dict[str, Any] = {
         "measure": "fmeasure",
         "annotators": names,
-        "types": type_names,
+        "types": named or None,
         "features": features,
+        "type_features": {t: f for t, f in specs} if specs else None,
+        "missing_feature": missing_feature,
+        "left_out": left_out if feature_of else {},
         "n_docs": total,
         "missing_as_empty": missing_as_empty,
         "mean_of_pairs": mean,
@@ -553,6 +674,7 @@ def pairwise_f(corpus: Any, sets: str | list[str] | None = None, *, types: str |
             _, report = compare(consensus, a)
             out["consensus"]["annotators"][a] = {m: report["micro"][m] for m in MODES}
             out["consensus"]["annotators"][a].update(docs_covered=coverage.pairs[(consensus, a)], docs_total=total)
+    out["warnings"] = [note_left] if note_left is not None else []
     return out
 
 
@@ -605,9 +727,13 @@ class _KappaSums:
     """
 
     def __init__(self, specs: list[tuple[str, str | None]], selectors: list[str],
-                 comparisons: list[tuple[str, str]], detail: set[tuple[str, str]], coverage: _Coverage) -> None:
+                 comparisons: list[tuple[str, str]], detail: set[tuple[str, str]], coverage: _Coverage,
+                 annotators: list[str] | None = None) -> None:
         self.specs, self.selectors, self.comparisons, self.detail = specs, selectors, comparisons, detail
         self.coverage = coverage
+        self.annotators = list(annotators or [])
+        # per type: each part's (categories, annotators x units codes, -1 missing) for the all-annotator family
+        self.units: dict[str, list[tuple[list[str], np.ndarray]]] = {}
         self.found: set[str] = set()
         self.used: dict[str, set[str]] = {}
         self.cells: dict[tuple[tuple[str, str], str], list[Any]] = {}
@@ -642,6 +768,10 @@ class _KappaSums:
             # rows of other types (group -1) are no items; their category may be outside the vocabulary
             codes = {s: np.array([index[c] if g >= 0 else non_cat for c, g in zip(cats[s], groups[s], strict=True)],
                                  dtype=np.int64) for s in self.selectors}
+            if self.annotators:
+                self.units.setdefault(label, []).append(
+                    (vocab, _unit_codes(part, tables, groups, codes, self.annotators, non_cat,
+                                        self.coverage.missing_as_empty)))
             for x, y in self.comparisons:
                 side = {}
                 for s in (x, y):
@@ -682,6 +812,20 @@ class _KappaSums:
             for row in rows:
                 row["doc_id"] = doc_ids[row["doc"]]
 
+    def ratings(self, label: str) -> tuple[list[str], list[list[str | None]]]:
+        """The categories of ``label`` (as :meth:`table`) and the annotators x units ratings of every part
+        (a category, ``None`` where the annotator does not cover the unit's document)."""
+        vocab = sorted(self.used.get(label, ())) + [NON_CAT]
+        index = {c: k for k, c in enumerate(vocab)}
+        blocks = []
+        for part_vocab, codes in self.units.get(label, []):
+            to_global = np.array([index[c] for c in part_vocab] + [-1], dtype=np.int64)  # -1 -> -1
+            blocks.append(to_global[codes])
+        n = len(self.annotators)
+        codes = np.concatenate(blocks, axis=1) if blocks else np.zeros((n, 0), dtype=np.int64)
+        names: list[str | None] = [*vocab, None]
+        return vocab, [[names[c] for c in row] for row in codes.tolist()]
+
     def labels(self) -> list[str]:
         """Every type's label: those asked for, else every type found, sorted."""
         return [_spec_label(t, f) for t, f in self.specs] or sorted(self.found)
@@ -693,6 +837,44 @@ class _KappaSums:
 
         return (sorted(self.used.get(label, ())) + [NON_CAT],
                 ContingencyCounts.concat(self.cells.get((comparison, label), [])))
+
+
+def _unit_codes(part: Any, tables: dict[str, Any], groups: dict[str, np.ndarray], codes: dict[str, np.ndarray],
+                annotators: list[str], non_cat: int, missing_as_empty: bool) -> np.ndarray:
+    """The annotators x units category codes of one type in ``part`` (for the family of all annotators).
+
+    A unit is a position ``(document, start, end)`` that some annotator gave an annotation of the type, and
+    the k-th such annotation of an annotator there (annotations of one position ranked by category code, so
+    that equal categories come first); an annotator who covers the document but made no k-th annotation there
+    gives ``non_cat``, one who does not cover it (and not ``missing_as_empty``) gives ``-1`` (missing). For two
+    annotators with one annotation per position these are the items of
+    :func:`~spacy_anno_eval.spans.coextensive.pair_coextensive`."""
+    keys, who, what = [], [], []
+    for g, s in enumerate(annotators):
+        t = tables[s]
+        rows = np.flatnonzero(groups[s] >= 0)
+        if not len(rows):
+            continue
+        doc, start, end, code = t.doc[rows], t.start[rows], t.end[rows], codes[s][rows]
+        order = np.lexsort((code, end, start, doc))
+        doc, start, end, code = doc[order], start[order], end[order], code[order]
+        new = np.ones(len(doc), dtype=bool)
+        new[1:] = (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])
+        first = np.maximum.accumulate(np.where(new, np.arange(len(doc)), 0))
+        keys.append(np.stack([doc, start, end, np.arange(len(doc)) - first], axis=1))
+        who.append(np.full(len(doc), g, dtype=np.int64))
+        what.append(code)
+    n = len(annotators)
+    if not keys:
+        return np.zeros((n, 0), dtype=np.int64)
+    units, inverse = np.unique(np.concatenate(keys), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    out = np.empty((n, len(units)), dtype=np.int64)
+    for g, s in enumerate(annotators):
+        covered = np.ones(len(part), dtype=bool) if missing_as_empty else part.covered(s)
+        out[g] = np.where(covered[units[:, 0]], non_cat, -1)
+    out[np.concatenate(who), inverse] = np.concatenate(what)
+    return out
 
 
 def _spec_label(type_name: str, feature: str | None) -> str:
@@ -749,20 +931,22 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
     consensus_comparisons = [(consensus, a) for a in names] if consensus else []
     comparisons = pair_comparisons + consensus_comparisons
     coverage = _Coverage(comparisons, names, missing_as_empty)
-    sums = _KappaSums(specs, selectors, comparisons, set(pair_comparisons), coverage)
+    sums = _KappaSums(specs, selectors, comparisons, set(pair_comparisons), coverage, names)
+    feature_of = {t: f for t, f in specs if f}
     reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
-                    reader_options=reader_options)
+                    reader_options=reader_options, typed=set(feature_of))
     source = ""
     for offset, part in reader:
         source = source or part.source
         sums.add(offset, part)
-    reader.names.check([t for t, _ in specs], features)
+    reader.names.check([t for t, _ in specs], features, feature_of)
     sums.rename(reader.final_ids())
     labels = sums.labels()
     if not labels:
         raise InputError(f"the sets {', '.join(selectors)} hold no annotations; nothing to compare")
 
     caught_messages: list[str] = []
+    family_notes: list[str] = []  # the chance-corrected family's undefined figures, in the result, warned once
 
     def compare(x: str, y: str, detail: bool) -> dict[str, Any]:
         per_type: dict[str, Any] = {}
@@ -778,6 +962,9 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
             if any(figures[k] is None for k in ("cohen_kappa", "scott_pi")):
                 caught_messages.append(f"{x} / {y}, {label}: kappa or pi undefined (a single category in the "
                                        f"table, or no items); reported as null")
+            if detail:
+                figures["chance_corrected"] = _quietly(f"{x} / {y}, {label}", family_notes,
+                                                       counts.chance_corrected, vocab)
             per_type[label] = figures
         return per_type
 
@@ -791,7 +978,10 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
         pairs_out.append({"a": names[i], "b": names[j], "i": i, "j": j,
                           "docs_covered": coverage.pairs[(names[i], names[j])], "docs_total": total,
                           "per_type": per_type, "mean_over_types": over_types,
-                          "mean_over_docs": {"cohen_kappa": doc_kappa}})
+                          "mean_over_docs": {"cohen_kappa": doc_kappa},
+                          "chance_corrected": {"mean_over_types": {
+                              k: _mean([_family_value(f["chance_corrected"], k) for f in per_type.values()])
+                              for k in PAIR_FAMILY}}})
         items_out[(i, j)] = [row for label in labels for row in sums.items.get(((names[i], names[j]), label), [])]
     shared, note = coverage.shared(pairs_out, names, _source_name(corpus, source), comparisons)
     out: dict[str, Any] = {
@@ -803,6 +993,7 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
         "mean_of_pairs": {k: _mean([p["mean_over_types"][k] for p in shared]) for k in keys},
         "n_pairs_in_means": len(shared),
         "per_type": {t: {k: _mean([p["per_type"][t][k] for p in shared]) for k in keys} for t in labels},
+        "chance_corrected": _overall_family(sums, labels, names, shared, family_notes),
         "matrix": _matrix(len(names), pairs_out, "cohen_kappa", lambda p: p["mean_over_types"]["cohen_kappa"],
                           lambda p: p["mean_over_docs"]["cohen_kappa"], [coverage.own[a] for a in names]),
         "pairs": pairs_out,
@@ -821,8 +1012,73 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
                 "per_type": {t: {k: f[k] for k in keys} for t, f in per_type.items()},
                 "mean_over_types": {k: _mean([f[k] for f in per_type.values()]) for k in keys},
                 "docs_covered": coverage.pairs[(consensus, a)], "docs_total": total}
+    out["chance_corrected"]["notes"] = list(dict.fromkeys(family_notes))
+    if family_notes:
+        caught_messages.append(f"chance-corrected family: {len(out['chance_corrected']['notes'])} figures are "
+                               f"undefined or 0/0 (null, or zero_division 0.0, in the JSON; "
+                               f"chance_corrected.notes lists them)")
     out["warnings"] = list(dict.fromkeys(caught_messages))
     return out
+
+
+#: the per-pair chance-corrected figures (a pair's table) and those of all annotators (their ratings)
+PAIR_FAMILY = ("gwet_ac", "brennan_prediger", "pabak")
+OVERALL_FAMILY = ("gwet_ac", "brennan_prediger", "conger_kappa", "fleiss_kappa_averaged")
+
+
+def _family_value(family: dict[str, Any], key: str) -> float | None:
+    """The value of coefficient ``key`` in a family dict (PABAK's ``pabak``, the others' ``value``)."""
+    entry = family.get(key)
+    if not isinstance(entry, dict):
+        return None
+    return entry.get("pabak") if key == "pabak" else entry.get("value")
+
+
+def _quietly(where: str, notes: list[str], compute: Any, *args: Any) -> Any:
+    """``compute(*args)``, each :class:`~spacy_anno_eval.errors.UndefinedFigureWarning` it gives kept in
+    ``notes`` (prefixed with ``where``) instead of shown: the result lists them once, in ``warnings``."""
+    from ..errors import UndefinedFigureWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndefinedFigureWarning)
+        out = compute(*args)
+    notes.extend(f"{where}: {w.message}" for w in caught if issubclass(w.category, UndefinedFigureWarning))
+    for w in caught:
+        if not issubclass(w.category, UndefinedFigureWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return out
+
+
+def _overall_family(sums: _KappaSums, labels: list[str], names: list[str], shared: list[dict[str, Any]],
+                    notes: list[str]) -> dict[str, Any]:
+    """The chance-corrected family of ``pairwise_kappa``'s result (key ``chance_corrected``).
+
+    ``per_type``: per type, the family of all annotators on the units of
+    :func:`_unit_codes` (:func:`~spacy_anno_eval.agreement.classification.raw_family`: Gwet's AC1,
+    Brennan-Prediger, Conger's kappa, Fleiss' kappa with averaged shares, and each annotator against the
+    majority of the others); ``mean_over_types``: the mean of each coefficient over the types, and of the
+    annotators' mean observed agreement with the majority (``majority``); ``majority_per_annotator``: each
+    annotator's observed agreement with the majority, mean over types; ``mean_of_pairs``: the mean over the pairs
+    that share a document of each pair's mean over types of Gwet's AC1, Brennan-Prediger and PABAK."""
+    from .classification import raw_family
+
+    per_type: dict[str, Any] = {}
+    for label in labels:
+        vocab, ratings = sums.ratings(label)
+        family, family_notes = _quietly(f"all annotators, {label}", notes, raw_family, ratings, names, vocab)
+        notes.extend(f"all annotators, {label}: {n}" for n in family_notes)
+        per_type[label] = family
+    majority = {a: _mean([f["majority"]["annotators"][a]["observed_agreement"]
+                          for f in per_type.values() if "majority" in f]) for a in names}
+    return {"weights": "identity",
+            "per_type": per_type,
+            "mean_over_types": {**{k: _mean([_family_value(f, k) for f in per_type.values()])
+                                   for k in OVERALL_FAMILY},
+                                "majority": _mean([f["majority"]["mean"] for f in per_type.values()
+                                                   if "majority" in f])},
+            "majority_per_annotator": majority,
+            "mean_of_pairs": {k: _mean([p["chance_corrected"]["mean_over_types"][k] for p in shared])
+                              for k in PAIR_FAMILY}}
 
 
 def to_json(result: dict[str, Any]) -> dict[str, Any]:
@@ -830,5 +1086,5 @@ def to_json(result: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if k not in ("evaluations", "items", "texts")}
 
 
-__all__ = ["pairwise_f", "pairwise_kappa", "parse_sets", "parse_type_features", "parse_types", "resolve_sets",
-           "to_json"]
+__all__ = ["MISSING_FEATURE", "MissingFeatureWarning", "pairwise_f", "pairwise_kappa", "parse_sets",
+           "parse_type_features", "parse_types", "resolve_sets", "to_json"]

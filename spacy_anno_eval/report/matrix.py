@@ -11,7 +11,12 @@ annotator annotated), and a cell whose pair covers fewer documents than the
 corpus shows that count under its figures, as the pair's page header does.
 Each off-diagonal cell links to the pair's page,
 the ordinary Corpus QA report of that pair (per-document figures and the
-Annotation Diff with the disagreeing annotations in context).
+Annotation Diff with the disagreeing annotations in context). For kappa, the
+index also shows the chance-corrected family (Gwet's AC1, Brennan-Prediger,
+Conger's and Fleiss' kappa of all annotators per type, each pair's AC1,
+Brennan-Prediger and PABAK, each annotator against the majority) and each
+pair's page PABAK with its prevalence and bias indices and the negative
+specific agreement of every category.
 
 :func:`write_matrix_reports` writes ``index.html`` and ``pair-I-J.html`` (I, J
 are annotator positions, never names, so no file name comes from the data)
@@ -97,6 +102,9 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
                             + "</tr>" for t, fs in result["per_type"].items())
         header = ('<div class="muted">Cohen\'s kappa per pair (mean over types; the mean over documents below '
                   f"it), mean of pairs: {summary}</div>")
+        family = result.get("chance_corrected")
+        if family:
+            header += f'<div class="muted">{_family_summary(family)}</div>'
     else:
         summary = " · ".join(f"{esc(m)} F {pct(mean[m]['f'])}" for m in mean)
         type_rows = "".join(f"<tr><td>{esc(t)}</td>" + "".join(f"<td>{pct(v)}</td>" for v in fs.values())
@@ -109,12 +117,67 @@ def render_matrix_html(result: dict[str, Any], *, title: str | None = None, link
                    "count under a cell); a pair that shares none has no figures and is left out of the means of "
                    "pairs.</div>")
     # no tabs on this page: <main>, not a tab panel (which the shared script would keep hidden)
+    family = result.get("chance_corrected") if result.get("measure") == "kappa" else None
     body = (f'<main><table class="matrix"><thead><tr><th></th>{head}'
             "<th>mean (micro)</th><th>mean (macro)</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
             f'<h2>Per type (mean of pairs)</h2><table class="per-type"><thead><tr><th>Type</th>{type_head}</tr>'
-            f"</thead><tbody>{type_rows}</tbody></table></main>")
+            f"</thead><tbody>{type_rows}</tbody></table>"
+            f"{_family_tables(result, family) if family else ''}</main>")
     return html_page(title, header, body, css=".matrix td{text-align:center;min-width:5em}.matrix a{color:inherit}")
+
+
+FAMILY_NAMES = {"gwet_ac": "Gwet's AC1", "brennan_prediger": "Brennan-Prediger", "pabak": "PABAK",
+                "conger_kappa": "Conger's kappa", "fleiss_kappa_averaged": "Fleiss' kappa"}
+
+
+def _family_summary(family: dict[str, Any]) -> str:
+    """The chance-corrected family's overall figures in one line (escaped)."""
+    pairs = " · ".join(f"{esc(FAMILY_NAMES.get(k, k))} {_num(v)}" for k, v in family["mean_of_pairs"].items())
+    over = family["mean_over_types"]
+    everyone = " · ".join(f"{esc(FAMILY_NAMES.get(k, k))} {_num(v)}" for k, v in over.items() if k != "majority")
+    majority = "" if over.get("majority") is None else f" · agreement with the majority {_num(over['majority'])}"
+    return (f"Chance-corrected, mean of pairs: {pairs}; all annotators (mean over types): {everyone}"
+            f"{majority}")
+
+
+def _family_tables(result: dict[str, Any], family: dict[str, Any]) -> str:
+    """The chance-corrected family of all annotators per type, each pair's (mean over types), and each annotator
+    against the majority of the others."""
+    keys = ("gwet_ac", "brennan_prediger", "conger_kappa", "fleiss_kappa_averaged")
+    head = "".join(f"<th>{esc(FAMILY_NAMES[k])}</th>" for k in keys)
+    rows = "".join(f"<tr><td>{esc(t)}</td>" + "".join(f"<td>{_num((f.get(k) or {}).get('value'))}</td>" for k in keys)
+                   + f"<td>{f.get('n_units', 0)}</td></tr>" for t, f in family["per_type"].items())
+    pair_keys = list(family["mean_of_pairs"])
+    pair_head = "".join(f"<th>{esc(FAMILY_NAMES.get(k, k))}</th>" for k in pair_keys)
+    pair_rows = "".join(
+        f'<tr><td><a href="{pair_file(p["i"], p["j"])}">{esc(p["a"])} / {esc(p["b"])}</a></td>'
+        + "".join(f"<td>{_num(p['chance_corrected']['mean_over_types'].get(k))}</td>" for k in pair_keys) + "</tr>"
+        for p in result.get("pairs", []) if "chance_corrected" in p)
+    majority = "".join(f"<tr><td>{esc(a)}</td><td>{_num(v)}</td></tr>"
+                       for a, v in (family.get("majority_per_annotator") or {}).items())
+    return ("<h2>Chance-corrected, all annotators (per type)</h2>"
+            f'<table class="family"><thead><tr><th>Type</th>{head}<th>units</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>"
+            "<h2>Chance-corrected per pair (mean over types)</h2>"
+            f'<table class="family-pairs"><thead><tr><th>Pair</th>{pair_head}</tr></thead>'
+            f"<tbody>{pair_rows}</tbody></table>"
+            "<h2>Each annotator against the majority of the others</h2>"
+            '<table class="majority"><thead><tr><th>Annotator</th><th>observed agreement (mean over types)</th>'
+            f"</tr></thead><tbody>{majority}</tbody></table>")
+
+
+def _pair_family_line(family: dict[str, Any]) -> str:
+    """One pair's and type's Gwet AC1, Brennan-Prediger and PABAK (with its indices for two categories)."""
+    if not family:
+        return ""
+    pb = family.get("pabak") or {}
+    parts = [f"Gwet's AC1 {_num((family.get('gwet_ac') or {}).get('value'))}",
+             f"Brennan-Prediger {_num((family.get('brennan_prediger') or {}).get('value'))}",
+             f"PABAK {_num(pb.get('pabak'))}"]
+    if "prevalence_index" in pb:
+        parts += [f"prevalence index {_num(pb['prevalence_index'])}", f"bias index {_num(pb['bias_index'])}"]
+    return f"<p>{' · '.join(parts)}</p>"
 
 
 def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
@@ -126,8 +189,10 @@ def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
     for label, f in pair["per_type"].items():
         cats = f["confusion"]["categories"]
         head = "".join(f"<th>{esc(c)}</th>" for c in cats)
+        negative = (f.get("chance_corrected") or {}).get("specific_agreement") or {}
         body = "".join(f"<tr><th>{esc(c)}</th>" + "".join(f"<td>{v}</td>" for v in row)
-                       + f"<td>{_num(f['specific_agreement'][c])}</td></tr>"
+                       + f"<td>{_num(f['specific_agreement'][c])}</td>"
+                       + (f"<td>{_num(negative[c]['negative'])}</td>" if c in negative else "") + "</tr>"
                        for c, row in zip(cats, f["confusion"]["matrix"], strict=True))
         ci = "".join(f" <small>[{_num(f[k + '_ci']['low'])}, {_num(f[k + '_ci']['high'])}]</small>"
                      if k + "_ci" in f else "" for k in ("cohen_kappa",))
@@ -135,9 +200,9 @@ def render_kappa_pair_html(result: dict[str, Any], pair: dict[str, Any]) -> str:
                    f"{_num(f['cohen_kappa'])}{ci} · Scott's pi {_num(f['scott_pi'])}")
         docs = "".join(f"<tr><td>{esc(d['doc_id'])}</td><td>{d['n']}</td><td>{_num(d['observed_agreement'])}</td>"
                        f"<td>{_num(d['cohen_kappa'])}</td><td>{_num(d['scott_pi'])}</td></tr>" for d in f["per_doc"])
-        parts.append(f"<h2>{esc(label)}</h2><p>{figures}</p>"
+        parts.append(f"<h2>{esc(label)}</h2><p>{figures}</p>{_pair_family_line(f.get('chance_corrected') or {})}"
                      f'<table class="confusion"><thead><tr><th>{esc(a)} \\ {esc(b)}</th>{head}'
-                     "<th>specific agreement</th></tr>"
+                     f"<th>specific agreement{' (positive)</th><th>negative' if negative else ''}</th></tr>"
                      f"</thead><tbody>{body}</tbody></table>"
                      "<details><summary>Per document</summary><table><thead><tr><th>Document</th><th>Items</th>"
                      "<th>Ao</th><th>kappa</th><th>pi</th></tr></thead>"

@@ -10,7 +10,14 @@ import spacy
 from spacy.tokens import DocBin, Span
 from typer.testing import CliRunner
 
-from spacy_anno_eval.agreement.iaa import pairwise_f, pairwise_kappa, parse_type_features, parse_types, to_json
+from spacy_anno_eval.agreement.iaa import (
+    MissingFeatureWarning,
+    pairwise_f,
+    pairwise_kappa,
+    parse_type_features,
+    parse_types,
+    to_json,
+)
 from spacy_anno_eval.cli.app import app
 from spacy_anno_eval.errors import InputError
 from spacy_anno_eval.report.matrix import cell_colour, render_matrix_html, write_matrix_reports
@@ -56,8 +63,11 @@ def test_pairwise_f_equals_the_engine_and_is_symmetric(tmp_path):
 
 def test_consensus_and_types(tmp_path):
     path = three_annotators(tmp_path)
-    result = pairwise_f(path, ["spans:a2", "spans:a3"], consensus="spans:a1", types="PER;LOC->kb_id")
+    with pytest.warns(MissingFeatureWarning, match="spans:a3 1"):  # a3's LOC IBM has no kb_id: left out (GATE)
+        result = pairwise_f(path, ["spans:a2", "spans:a3"], consensus="spans:a1", types="PER;LOC->kb_id")
     assert result["types"] == ["PER", "LOC"] and result["features"] == ["kb_id"]
+    assert result["type_features"] == {"PER": None, "LOC": "kb_id"}
+    assert result["left_out"] == {"spans:a2": 0, "spans:a3": 1, "spans:a1": 0}
     assert result["consensus"]["annotators"]["spans:a2"]["strict"]["f"] == 1.0
     with pytest.raises(InputError, match="no annotation carries the feature 'kind'; the features are: kb_id"):
         pairwise_f(path, ["spans:a2", "spans:a3"], consensus="spans:a1", types="PER;LOC->kind")

@@ -14,10 +14,13 @@ file ``formats/gate_xml/gatecore_iaa_beijing-opera.xml``, identical to the plugi
   observed agreement 0.7777778f, Cohen 0.6086957f, pi 0.59550565f. (Its second document,
   ``in-outlook-09-aug-2001.xml``, and the combined table are not in the shared data.)
 
-Three definitional differences (ours: :mod:`spacy_anno_eval.agreement.iaa`), each pinned below:
+F with ``Type->feature``: GATE's IaaCalculation counts only annotations whose feature holds one of the collected
+values. Ours does the same by default (``missing_feature="drop"``, with a ``MissingFeatureWarning`` counting the
+annotations left out: 10 per set here); ``missing_feature="keep"`` counts every annotation of the type, two without
+the feature matching (17/0/2/2). Both are pinned below.
 
-- F with ``Type->feature``: GATE's IaaCalculation counts only annotations whose feature holds one of the
-  collected values; ours counts every annotation of the type, two without the feature matching.
+Two definitional differences (ours: :mod:`spacy_anno_eval.agreement.iaa`), each pinned below:
+
 - ``ClassificationMeasures`` keeps only coextensive pairs in which both annotations carry the feature (no
   ``Non-cat``); the IAA plugin and ours count featureless and unmatched annotations as ``Non-cat``.
 - Kappa without a feature: the plugin puts AnnotationDiffer's correct / missing / spurious into the table and leaves
@@ -36,7 +39,7 @@ import numpy as np
 import pytest
 
 from spacy_anno_eval.agreement.coefficients import cohen_kappa, observed_agreement, scott_pi
-from spacy_anno_eval.agreement.iaa import pairwise_f, pairwise_kappa
+from spacy_anno_eval.agreement.iaa import MissingFeatureWarning, pairwise_f, pairwise_kappa
 from spacy_anno_eval.annotations.table import SpanTable
 from spacy_anno_eval.io import read_corpus
 from tests.conftest import shared_file
@@ -97,11 +100,30 @@ def test_testiaa_case1_pairwise_f_counts_on_labelled_sentences():
     assert result["mean_of_pairs"]["strict"]["f"] == pytest.approx(7 / 9)
 
 
-def test_testiaa_case1_pairwise_f_ours_counts_featureless_sentences():
-    """Definitional: ours counts the 10 sentences no annotator gave ``Op`` as matches, GATE leaves them out."""
-    result = pairwise_f(beijing(), SETS, types="sent->Op", fmt="gate")
+def test_testiaa_case1_pairwise_f_on_the_stored_file_as_gate():
+    """By default the 10 sentences of each set without ``Op`` are left out, as GATE does, and a warning says so."""
+    with pytest.warns(MissingFeatureWarning) as caught:
+        result = pairwise_f(beijing(), SETS, types="sent->Op", fmt="gate")
+    assert mean_counts(result) == [7, 0, 2, 2]
+    assert result["mean_of_pairs"]["strict"]["f"] == pytest.approx(7 / 9)
+    assert result["left_out"] == {"spans:ann1": 10, "spans:ann2": 10, "spans:ann3": 10}
+    message = str(caught[0].message)
+    assert "spans:ann1 10, spans:ann2 10, spans:ann3 10" in message and "sent->Op" in message
+    # the same figures as the file without those annotations
+    labelled = corpus_where(lambda label, f: label == "sent" and "Op" in f)
+    assert result["mean_of_pairs"] == pairwise_f(labelled, SETS, types="sent->Op")["mean_of_pairs"]
+
+
+def test_testiaa_case1_pairwise_f_keeping_featureless_sentences():
+    """``missing_feature="keep"``: the 10 sentences no annotator gave ``Op`` match by span and type."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MissingFeatureWarning)
+        result = pairwise_f(beijing(), SETS, types="sent->Op", fmt="gate", missing_feature="keep")
     assert mean_counts(result) == [17, 0, 2, 2]
     assert result["mean_of_pairs"]["strict"]["f"] == pytest.approx(17 / 19)
+    assert result["left_out"] == {"spans:ann1": 0, "spans:ann2": 0, "spans:ann3": 0}
 
 
 def test_testiaa_case1_pairwise_kappa_after_gate_merging_side_effect():
