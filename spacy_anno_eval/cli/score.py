@@ -32,6 +32,7 @@ from .app import (
     split,
 )
 
+FpPer = Literal["tokens", "sentences"]
 Scheme = Literal["auto", "IOB1", "IOB2", "IOE", "IOE1", "IOE2", "IOBES", "BILOU", "BIO", "BIOES", "BILUO"]
 
 
@@ -54,6 +55,9 @@ def score(
                                                 "(BIOES), BILOU (BILUO).")] = "auto",
     strict_scheme: Annotated[bool, typer.Option("--strict-scheme", help="CoNLL: drop ill-formed tag sequences "
                                                                         "(seqeval strict mode).")] = False,
+    fp_per: Annotated[FpPer, typer.Option("--fp-per", case_sensitive=False,
+                                          help="c of the false-positive rate Spurious / c (GATE eq. 10.8): the "
+                                               "tokens or the sentences of the documents.")] = "tokens",
     bdm: Bdm = None,
     bdm_feature: BdmFeature = None,
     shards: Shards = False,
@@ -68,7 +72,8 @@ def score(
     quiet: Quiet = False,
 ) -> None:
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
-    with --bdm, BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
+    GATE's error rate (1 - P) and false-positive rate (Spurious per token or sentence, --fp-per); with --bdm,
+    BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
     from ..files import check_outputs
 
     quiet = check_outputs([key, response, bdm], [json_out]) or quiet  # before any work; JSON on stdout: no table
@@ -81,7 +86,7 @@ def score(
     settings = dict(key_set=key_set, response_set=response_set, types=split(types), features=split(features),
                     beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
                     reader_options={**options, **reader_settings(encoding, sep, label_feature)},
-                    credit=bdm_credit(bdm, bdm_feature, split(features)))
+                    credit=bdm_credit(bdm, bdm_feature, split(features)), fp_per=fp_per.lower())
     if streamed:
         from ..workflows.stream import score_shards
 

@@ -66,8 +66,9 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -760,6 +761,33 @@ class LazyTexts(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         return (self[i] for i in range(len(self)))
+
+    def token_counts(self, count: Callable[[str], int], word: re.Pattern) -> np.ndarray:
+        """``count(text)`` of every document without building the texts, when ``count`` counts regex matches of
+        word runs (``word``, e.g. ``\\w``) and single other characters: each distinct token string is counted
+        once, and a word run split across two tokens with no space between (``do`` + ``n't``) is counted once.
+        """
+        n_str = len(self._strings)
+        idx = np.asarray(self._orth_idx, dtype=np.int64)
+        if any(not self._strings[k] for k in np.unique(idx).tolist()):  # an empty token joins its neighbours
+            return np.fromiter((count(t) for t in self), dtype=np.int64, count=len(self))
+        per = np.fromiter((count(x) for x in self._strings), dtype=np.int64, count=n_str)
+        head = np.fromiter((bool(x) and word.match(x[0]) is not None for x in self._strings), dtype=bool,
+                           count=n_str)
+        tail = np.fromiter((bool(x) and word.match(x[-1]) is not None for x in self._strings), dtype=bool,
+                           count=n_str)
+        starts = np.asarray(self._starts, dtype=np.int64)
+        tokens = per[idx]
+        if len(idx) > 1:
+            joined = tail[idx[:-1]] & head[idx[1:]] & ~np.asarray(self._spaces[:-1], dtype=bool)
+            last = np.zeros(len(idx) - 1, dtype=bool)  # the last token of a document joins nothing
+            ends = starts[1:-1] - 1
+            last[ends[(ends >= 0) & (ends < len(idx) - 1)]] = True
+            tokens = tokens.copy()
+            tokens[1:] -= (joined & ~last).astype(np.int64)
+        cumulative = np.concatenate(([0], np.cumsum(tokens)))
+        sums = cumulative[starts[1:]] - cumulative[starts[:-1]]
+        return sums.astype(np.int64)
 
 
 def _mix(x: np.ndarray) -> np.ndarray:

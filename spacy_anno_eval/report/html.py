@@ -183,6 +183,37 @@ def document_table(report: dict[str, Any], measures: Sequence[str], max_rows: in
             f"<tbody>{body}</tbody><tfoot>{foot}</tfoot></table>{note}")
 
 
+def error_table(report: dict[str, Any], measures: Sequence[str]) -> str:
+    """GATE's error rate (1 - P, per measure, percentages) and false-positive rate (Spurious / c, c the tokens
+    or sentences; user guide §10.1.3 eq. 10.8) per type, micro and macro; empty when the report has neither."""
+    rates = report.get("error_rate")
+    if rates is None:
+        return ""
+    fp = report.get("false_positive")
+    per = fp["per"] if fp else None
+    cells = ["Type", *(f"E {m}" for m in measures), *([f"FP per {per.rstrip('s')}"] if fp else [])]
+    head = "<thead><tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in cells) + "</tr></thead>"
+
+    def row(name: str, errors: dict[str, Any] | None, value: Any, cls: str = "") -> str:
+        tds = "".join(f'<td class="num m-{m}">{pct(None if errors is None else errors.get(m))}</td>'
+                      for m in measures)
+        if fp:
+            tds += f'<td class="num fp">{"" if value is None else esc(figure(value))}</td>'
+        attr = f' class="{cls}"' if cls else ""
+        return f'<tr{attr}><th scope="row">{esc(name)}</th>{tds}</tr>'
+
+    body = "".join(row(label, entry.get("error_rate"), entry.get("false_positive"))
+                   for label, entry in sorted(report["per_type"].items()))
+    foot = "".join(row(SUMMARY_LABELS[key], rates[key], fp[key] if fp else None,
+                       "summary micro" if key == "micro" else "summary macro")
+                   for key in ("micro", "macro_types", "macro_docs"))
+    note = ("Error rate E = 1 - P (incorrectly identified items as a share of the items identified)"
+            + (f"; false positives FP = Spurious / {per} ({esc(fp[per])} {per} in the corpus; per document: its own "
+               f"{per})" if fp else "") + ". GATE user guide 10.1.3, eq. 10.8.")
+    return (f'<h3>Error rate and false positives</h3><table class="stats sortable" id="error-table">{head}'
+            f'<tbody>{body}</tbody><tfoot>{foot}</tfoot></table><p class="note">{note}</p>')
+
+
 def muc_semeval_table(report: dict[str, Any]) -> str:
     """MUC and SemEval-2013 counts and P/R/F (percentages), as in the terminal report."""
     entries = []
@@ -593,7 +624,8 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
     tabs = [("corpus", "Corpus statistics",
              '<p class="muted">Percentages. Match = correct, Only key = missing, Only response = spurious, '
              "Overlap = partial; a pair whose types differ counts as missing and spurious. Click a header to "
-             "sort.</p>" + corpus_table(report, measures) + muc_semeval_table(report)),
+             "sort.</p>" + corpus_table(report, measures) + error_table(report, measures)
+             + muc_semeval_table(report)),
             ("documents", "Document statistics", document_table(report, measures, max_doc_rows, linked)),
             ("diff", "Annotation Diff", diff_html)]
     if classification:

@@ -72,14 +72,23 @@ def macro_docs_note(report: dict[str, Any]) -> str | None:
 
 
 def _row(scope: str, name: str, counts: dict[str, Any] | None, entry: dict[str, Any],
-         measures: Sequence[str]) -> dict[str, Any]:
+         measures: Sequence[str], errors: dict[str, Any] | None = None, fp: Any = None) -> dict[str, Any]:
     row: dict[str, Any] = {"scope": scope, "name": name}
     for c in COUNT_FIELDS:
         row[c] = None if counts is None else counts.get(c)
     for m in measures:
         for k in "prf":
             row[f"{m}_{k}"] = entry[m][k]
+    for m in measures:
+        row[f"{m}_e"] = None if errors is None else errors.get(m)
+    row["false_positive"] = fp
     return row
+
+
+def _summary(report: dict[str, Any], key: str) -> tuple[dict[str, Any] | None, Any]:
+    """The error rates and the false-positive rate of summary row ``key`` (``micro``, ``macro_types``, ...)."""
+    rates, fp = report.get("error_rate"), report.get("false_positive")
+    return (None if rates is None else rates.get(key)), (None if not fp else fp.get(key))
 
 
 def as_report(result: Any) -> dict[str, Any]:
@@ -101,16 +110,21 @@ def to_rows(report: Any, measures: Sequence[str] = MEASURES) -> list[dict[str, A
     the counts ``correct``, ``partial``, ``missing``, ``spurious``,
     ``incorrect`` (``None`` for the macro rows, which have no counts), and
     ``{measure}_{p,r,f}`` for each measure (fractions in [0, 1], as in the
-    report). Document rows are absent when the report was made without them.
+    report), ``{measure}_e`` (GATE's error rate, 1 - P) for each measure and
+    ``false_positive`` (Spurious / c, c the tokens or sentences; ``None`` where
+    the report has none). Document rows are absent when the report was made
+    without them.
     """
     measures = check_measures(measures)
     report = as_report(report)
-    rows = [_row("type", label, entry["counts"], entry, measures)
+    rows = [_row("type", label, entry["counts"], entry, measures, entry.get("error_rate"),
+                 entry.get("false_positive"))
             for label, entry in sorted(report["per_type"].items())]
-    rows += [_row("doc", str(entry["id"]), entry["counts"], entry, measures) for entry in report.get("per_doc", [])]
-    rows.append(_row("summary", "micro", report["counts"], report["micro"], measures))
-    rows.append(_row("summary", "macro_types", None, report["macro_types"], measures))
-    rows.append(_row("summary", "macro_docs", None, report["macro_docs"], measures))
+    rows += [_row("doc", str(entry["id"]), entry["counts"], entry, measures, entry.get("error_rate"),
+                  entry.get("false_positive")) for entry in report.get("per_doc", [])]
+    rows.append(_row("summary", "micro", report["counts"], report["micro"], measures, *_summary(report, "micro")))
+    for key in ("macro_types", "macro_docs"):
+        rows.append(_row("summary", key, None, report[key], measures, *_summary(report, key)))
     return rows
 
 

@@ -3,7 +3,9 @@
 One row per type: Match (correct), Only key (missing), Only response
 (spurious), Overlap (partial), then P/R/F for each chosen measure; summary
 rows give the micro average (counts added over the corpus) and the macro
-averages over types and over documents. Figures are read from the report
+averages over types and over documents. A second table gives GATE's error
+rate (1 - P per measure) and false-positive rate (Spurious / c, c the tokens or
+sentences; user guide §10.1.3 eq. 10.8). Figures are read from the report
 as they are, never recomputed. User text (labels, ids, set names, annotated
 text) goes to ``rich`` as :class:`rich.text.Text`, never read as markup: a
 label ``[/bold]`` prints as it is.
@@ -65,6 +67,41 @@ def print_fitting(console: Any, wide: Any, *narrow: Any) -> None:
         console.print(table)
 
 
+def error_table(report: dict[str, Any], measures: Sequence[str] = ("strict", "lenient", "average")) -> Any:
+    """A ``rich.table.Table`` of the error rate per measure (percentages) and the false-positive rate (Spurious
+    per token or sentence, four decimals) per type, micro and macro; ``None`` when the report has neither."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from .rows import figure, pct
+
+    rates = report.get("error_rate")
+    if rates is None:
+        return None
+    fp = report.get("false_positive")
+    per = fp["per"] if fp else None
+    unit = {"tokens": "token", "sentences": "sentence"}.get(per, per)
+    title = "Error rate (1 - P)" + (f" and false positives per {unit} (Spurious / {per}, {fp[per]} {per})"
+                                    if fp else "")
+    table = Table(title=Text(title), header_style="bold")
+    table.add_column("Type", style="bold", no_wrap=True)
+    for m in measures:
+        table.add_column(f"E\n{m}", justify="right", no_wrap=True)
+    if fp:
+        table.add_column(f"FP per\n{unit}", justify="right", no_wrap=True)
+
+    def cells(e: dict[str, Any], f: Any) -> list[str]:
+        return [pct(e[m]) for m in measures] + ([figure(f)] if fp else [])
+
+    for label, entry in sorted(report["per_type"].items()):
+        table.add_row(Text(str(label)), *cells(entry.get("error_rate") or {m: None for m in measures},
+                                               entry.get("false_positive")))
+    table.add_section()
+    for name, key in (("micro", "micro"), ("macro (types)", "macro_types"), ("macro (docs)", "macro_docs")):
+        table.add_row(name, *cells(rates[key], fp[key] if fp else None), style="bold" if key == "micro" else None)
+    return table
+
+
 MUC_COUNTS = ("COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT")
 
 
@@ -107,6 +144,9 @@ def print_report(report: dict[str, Any], console: Any = None,
         shown, left = coverage["n_docs"], coverage["n_left_out"]
         console.print(f"macro (docs): the mean over {shown} of {shown + left} documents; {left} left out, because "
                       f"{coverage['reason']}", markup=False, highlight=False)
+    errors = error_table(report, measures)
+    if errors is not None:
+        console.print(errors)
     print_fitting(console, muc_semeval_table(report), muc_semeval_table(report, figures=False),
                   muc_semeval_table(report, counts=False))
     if report.get("bdm") is not None:

@@ -14,6 +14,24 @@ records its settings, and merging refuses evaluations made with different
 ones (:meth:`Evaluation.concat`). Whether it keeps the pairs is explicit:
 :attr:`Evaluation.has_pairs`; :meth:`Evaluation.without_pairs` drops them, and
 whatever needs them (:meth:`Evaluation.diff_rows`) says so up front.
+
+Beside P/R/F the report gives GATE's two other figures of user guide §10.1.3:
+
+- the **error rate**, "the inverse of precision": the incorrectly identified
+  items as a share of the items identified, under each criterion (strict:
+  (Pa + S) / (C + Pa + S); lenient: S / (C + Pa + S); average: their mean),
+  so E = 1 - P wherever P is defined (no response: ``zero_division``, as P);
+- the **false-positive rate**, eq. 10.8: ``FalsePositive = Spurious / c``,
+  "where c is some constant independent from document richness, e.g. the
+  number of tokens or sentences in the document". Here ``c`` is the number of
+  tokens (default) or sentences of a document (:attr:`Evaluation.units`, the
+  key's, :mod:`spacy_anno_eval.spans.units`; ``settings["fp_per"]`` is
+  ``"sentences"`` for the latter, absent for tokens); per document S_d / c_d, per type
+  S_t / (sum of c over the corpus), micro S / (sum of c), macro the mean of the
+  per-type or per-document figures. ``c = 0`` (an empty text) gives
+  ``zero_division``. An evaluation that does not know ``c`` (rebuilt from
+  per-document results without ``units``) reports the false-positive rate as
+  ``None`` (``null``).
 """
 
 from __future__ import annotations
@@ -27,12 +45,13 @@ import numpy as np
 
 from ..annotations.table import INDEX, SpanTable
 from ..errors import ConfigError, InputError
-from ..figures import check_beta, check_zero_division
+from ..figures import check_beta, check_zero_division, ratio
 from .align import INCORRECT, OVERLAP, SPURIOUS, STATUS_NAMES, PairTable
 from .credit import CreditRule, CreditSum
 from .measures import (
     FIELDS,
     MODES,
+    error_rate,
     gate_counts,
     gate_prf,
     muc_prf,
@@ -165,7 +184,7 @@ def _check_doc_result(result: Any, d: int) -> None:
                          f"pairs, as doc_results() makes it), got {type(result).__name__}")
 
 
-_COUNT_KEYS = frozenset(("correct", "partial", "missing", "spurious", "incorrect"))
+_COUNT_KEYS = frozenset(("correct", "partial", "missing", "spurious", "incorrect", "tokens", "sentences"))
 
 
 def _is_count(key: str) -> bool:
@@ -209,7 +228,8 @@ class Evaluation:
     ``keep_pairs=False`` (:meth:`without_pairs`) or merged from parts
     (:meth:`concat`) has neither. ``credit``: a credit sum
     (:class:`~spacy_anno_eval.spans.credit.CreditSum`) carried beside the
-    counts, or ``None``.
+    counts, or ``None``. ``units``: ``c`` of the false-positive rate per document (its tokens or
+    sentences, as ``settings["fp_per"]`` says; GATE user guide §10.1.3 eq. 10.8), or ``None`` when not known.
     """
 
     labels: list[str]
@@ -220,17 +240,20 @@ class Evaluation:
     settings: dict[str, Any] = field(default_factory=dict)
     texts: Sequence[str] | None = None
     credit: CreditSum | None = None
+    units: np.ndarray | None = None
 
     @classmethod
     def from_alignment(cls, alignment: PairTable, doc_ids: Sequence[str],
                        settings: dict[str, Any] | None = None,
-                       texts: Sequence[str] | None = None, credit: CreditRule | None = None) -> Evaluation:
-        """The counts of ``alignment`` (and, with a credit rule, its credit sum), keeping the pairs."""
+                       texts: Sequence[str] | None = None, credit: CreditRule | None = None,
+                       units: Sequence[int] | None = None) -> Evaluation:
+        """The counts of ``alignment`` (and, with a credit rule, its credit sum), keeping the pairs. ``units``:
+        ``c`` of the false-positive rate per document (see the class), or ``None``."""
         by_type = count_pairs(alignment, None, len(alignment.labels))
         by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
         credit_sum = credit.accumulate(alignment) if credit is not None else None
         return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}),
-                   texts, credit_sum)
+                   texts, credit_sum, _check_units(units, len(doc_ids)))
 
     @property
     def has_pairs(self) -> bool:
@@ -253,7 +276,8 @@ class Evaluation:
     @classmethod
     def from_doc_results(cls, results: Sequence[dict[str, Any]], doc_ids: Sequence[str],
                          settings: dict[str, Any] | None = None,
-                         texts: Sequence[str] | None = None, credit: CreditRule | None = None) -> Evaluation:
+                         texts: Sequence[str] | None = None, credit: CreditRule | None = None,
+                         units: Sequence[int] | None = None) -> Evaluation:
         """Put per-document results (:func:`doc_results`) back together into one evaluation.
 
         ``results[d]`` is the result of document ``doc_ids[d]`` (whose text is
@@ -261,7 +285,10 @@ class Evaluation:
         :meth:`diff_rows` works, and every count equals that of aligning the
         whole corpus at once (pairing never crosses a document). ``credit``:
         a credit rule run on the rebuilt pairs (which hold the features the
-        results kept, see :func:`doc_results`).
+        results kept, see :func:`doc_results`). ``units``: ``c`` of the false-positive rate per document;
+        without it, when the texts are given and the settings count tokens (the default), the texts' tokens
+        (:func:`spacy_anno_eval.spans.units.text_tokens`, the rule :func:`~spacy_anno_eval.spans.engine.evaluate`
+        applies too).
         """
         results = list(results)
         if len(doc_ids) != len(results):
@@ -289,7 +316,11 @@ class Evaluation:
             doc = key_row = resp_row = np.zeros(0, dtype=INDEX)
             status = np.zeros(0, dtype=np.int8)
         alignment = PairTable(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
-        return cls.from_alignment(alignment, doc_ids, settings, texts, credit)
+        if units is None and texts is not None and (settings or {}).get("fp_per", "tokens") == "tokens":
+            from .units import text_tokens
+
+            units = text_tokens(texts)
+        return cls.from_alignment(alignment, doc_ids, settings, texts, credit, units)
 
     def diff_rows(self, max_docs: int | None = None) -> list[dict[str, Any]]:
         """The Annotation Diff (GATE user guide 10.2): one row per pair, in document order; with
@@ -375,8 +406,17 @@ class Evaluation:
         for ev in with_docs:
             if ev.credit is not None:
                 credit = ev.credit if credit is None else credit.merge(ev.credit)
+        units = None
+        if with_docs and all(ev.units is not None for ev in with_docs):
+            units = np.concatenate([ev.units for ev in with_docs]).astype(np.int64)
         return cls(labels, doc_ids, by_type, np.concatenate([ev.by_doc for ev in evaluations]), None,
-                   dict(settings), None, credit)
+                   dict(settings), None, credit, units)
+
+    def known_units(self) -> np.ndarray | None:
+        """:attr:`units` (``c`` of the false-positive rate, one per document), or ``None`` when not known."""
+        if self.units is None or len(self.units) != len(self.by_doc):
+            return None
+        return self.units
 
     @property
     def total(self) -> np.ndarray:
@@ -420,6 +460,14 @@ class Evaluation:
             return {m: {k: float(prf[m][k][rows].mean()) if len(rows) else float(zd) for k in "prf"}
                     for m in MODES}
 
+        def mean(values: np.ndarray, rows: np.ndarray) -> float:
+            return float(values[rows].mean()) if len(rows) else float(zd)
+
+        type_e, doc_e = error_rate(self.by_type, zd), error_rate(self.by_doc, zd)
+        units = self.known_units()
+        c_total = None if units is None else int(units.sum())
+        type_fp = None if c_total is None else ratio(type_counts["spurious"], c_total, zd)
+
         out: dict[str, Any] = {
             "counts": _floats(gate_counts(total)),
             "micro": _floats(gate_prf(total, beta, zd)),
@@ -431,19 +479,44 @@ class Evaluation:
             "per_type": {},
             "muc": _floats(muc_prf(total, beta, zd)),
             "semeval": _floats(semeval_prf(total, beta, zd)),
+            "error_rate": {"micro": _floats(error_rate(total, zd)),
+                           "macro_types": {m: mean(type_e[m], present_t) for m in MODES},
+                           "macro_docs": {m: mean(doc_e[m], present_d) for m in MODES}},
+            "false_positive": None,
             "n_docs": len(self.doc_ids),
             "settings": {"beta": beta, "zero_division": zd, **{k: v for k, v in self.settings.items()
                                                                  if k not in ("beta", "zero_division")}},
         }
-        type_rows = _rows({"counts": type_counts, **type_prf, "muc": type_muc, "semeval": type_sem})
+        if c_total is not None:
+            per = self.settings.get("fp_per", "tokens")
+            doc_fp = ratio(gate_counts(self.by_doc)["spurious"], units, zd)
+            out["false_positive"] = {
+                "per": per, per: c_total,
+                "micro": float(ratio(gate_counts(total)["spurious"], c_total, zd)),
+                "macro_types": mean(type_fp, present_t), "macro_docs": mean(doc_fp, present_d)}
+        type_rows = _rows({"counts": type_counts, **type_prf, "muc": type_muc, "semeval": type_sem,
+                           "error_rate": type_e})
         for i in present_t:
-            out["per_type"][self.labels[i]] = type_rows[i]
+            row = type_rows[i]
+            row["false_positive"] = None if type_fp is None else float(type_fp[i])
+            out["per_type"][self.labels[i]] = row
         if per_doc:
             rows = PerDocRows(self, beta, zd)
             out["per_doc"] = rows if lazy else rows[:]
         if self.credit is not None:
             out[self.credit.name] = self.credit.report(beta, zd)
         return out
+
+
+def _check_units(units: Sequence[int] | None, n_docs: int) -> np.ndarray | None:
+    """``units`` as int64, one per document (:class:`InputError` otherwise), or ``None``."""
+    if units is None:
+        return None
+    arr = np.asarray(units, dtype=np.int64).reshape(-1)
+    if len(arr) != n_docs or (arr < 0).any():
+        raise InputError(f"units: give one count >= 0 (tokens or sentences) per document: {n_docs} documents, "
+                         f"got {len(arr)} counts")
+    return arr
 
 
 def _check_same_settings(evaluations: Sequence[Evaluation]) -> None:
@@ -473,7 +546,8 @@ def _check_same_settings(evaluations: Sequence[Evaluation]) -> None:
 
 
 class PerDocRows(Sequence[dict[str, Any]]):
-    """The per-document rows of a report (id, counts, strict/lenient/average P/R/F), built from the counts
+    """The per-document rows of a report (id, counts, strict/lenient/average P/R/F, error rate, false-positive
+    rate and its ``c``: ``tokens`` or ``sentences``), built from the counts
     when read: a slice builds only its rows, iteration builds them a chunk at a time. The rows equal those
     of :meth:`Evaluation.report` (and compare equal to that list); :func:`write_json` writes them, and
     ``list(rows)`` makes the list (for ``json.dumps``)."""
@@ -493,8 +567,16 @@ class PerDocRows(Sequence[dict[str, Any]]):
     def table(self, a: int, b: int) -> dict[str, Any]:
         """The rows of documents ``a`` to ``b - 1`` as columns: a nested dict of arrays, as the rows nest."""
         counts = self._ev.by_doc[a:b]
-        return {"id": np.asarray(self._ev.doc_ids[a:b], dtype=object), "counts": gate_counts(counts),
-                **gate_prf(counts, self._beta, self._zd)}
+        c = gate_counts(counts)
+        out = {"id": np.asarray(self._ev.doc_ids[a:b], dtype=object), "counts": c,
+               **gate_prf(counts, self._beta, self._zd), "error_rate": error_rate(counts, self._zd)}
+        units = self._ev.known_units()
+        if units is None:
+            out["false_positive"] = np.full(len(counts), None, dtype=object)
+        else:
+            out["false_positive"] = ratio(c["spurious"], units[a:b], self._zd)
+            out[self._ev.settings.get("fp_per", "tokens")] = units[a:b]
+        return out
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):

@@ -22,6 +22,7 @@ from .align import align_spans, select_types
 from .by_position import pair_by_position
 from .counts import Evaluation
 from .credit import CreditRule
+from .units import check_fp_per, doc_units
 
 
 def load(source: Any, selectors: Sequence[str], fmt: str = "auto",
@@ -228,7 +229,7 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
              beta: float = 1.0, pairing: str = "optimal", zero_division: float = 0.0,
              min_overlap: float = 0.0, fmt: str = "auto", check_text: bool = True,
              reader_options: dict[str, Any] | None = None, credit: CreditRule | None = None,
-             check_names: bool = True) -> Evaluation:
+             check_names: bool = True, fp_per: str = "tokens") -> Evaluation:
     """Compare a key (gold, annotator A) with a response (system, annotator B).
 
     ``key``/``response``: a path (any format :func:`spacy_anno_eval.io.read_corpus`
@@ -244,7 +245,11 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     takes; one that no reader takes is refused). ``credit``: a credit rule
     (:class:`~spacy_anno_eval.spans.credit.CreditRule`, e.g.
     :class:`spacy_anno_eval.bdm.credit.BdmCredit` for BDM-weighted P/R/F) whose
-    sum the evaluation carries and reports under the rule's name. Returns an
+    sum the evaluation carries and reports under the rule's name. ``fp_per``: what ``c`` of GATE's
+    false-positive rate ``Spurious / c`` counts (user guide §10.1.3, eq. 10.8), ``"tokens"`` (default) or
+    ``"sentences"`` of the key's documents (:func:`spacy_anno_eval.spans.units.doc_units`: tokens by one rule
+    on the text, or CoNLL's own; sentences need sentence boundaries, else :class:`InputError` says what to
+    do; recorded in the settings only when not ``"tokens"``). Returns an
     :class:`Evaluation` that keeps its pairs; ``.report()`` gives every figure.
 
     Names are checked (DESIGN.md, Contracts): a set that no document holds,
@@ -262,6 +267,11 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     types, features = name_list(types, "types"), name_list(features, "features")
     check_zero_division(zero_division)
     check_beta(beta)
+    check_fp_per(fp_per)
+    if not isinstance(key, (str, os.PathLike, Corpus)):  # Docs: a list, read twice (annotations, then units)
+        same = response is key
+        key = as_docs(key, "key")
+        response = key if same else response
     if credit is not None and not callable(getattr(credit, "accumulate", None)):
         raise ConfigError(f"credit must be a credit rule with accumulate(pairs) (such as "
                           f"spacy_anno_eval.bdm.credit.BdmCredit), got {type(credit).__name__}")
@@ -303,4 +313,7 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     settings = {"beta": beta, "zero_division": zero_division, "pairing": pairing, "min_overlap": min_overlap,
                 "key_set": key_set, "response_set": response_set,
                 "types": list(types) if types else None, "features": list(features) if features else None}
-    return Evaluation.from_alignment(alignment, kc.doc_ids, settings, kc.texts, credit)
+    if fp_per != "tokens":  # recorded only when not the default: settings of other doors stay as they were
+        settings["fp_per"] = fp_per
+    units = doc_units(key, kc, fp_per)
+    return Evaluation.from_alignment(alignment, kc.doc_ids, settings, kc.texts, credit, units)

@@ -74,6 +74,23 @@ def gate_prf(raw: np.ndarray, beta: float = 1.0, zero_division: float = 0.0) -> 
     return out
 
 
+def error_rate(raw: np.ndarray, zero_division: float = 0.0) -> dict[str, np.ndarray]:
+    """GATE's error rate (user guide §10.1.3), "the inverse of precision": the items identified incorrectly as a
+    share of the items identified, per criterion, for each row of ``raw``::
+
+        strict   E = (Pa + S) / (C + Pa + S)
+        lenient  E = S / (C + Pa + S)
+        average  E = (E_strict + E_lenient) / 2
+
+    so E = 1 - P under the same criterion wherever P is defined; ``zero_division`` where nothing was identified.
+    """
+    c = gate_counts(raw)
+    n_resp = c["correct"] + c["partial"] + c["spurious"]
+    strict = ratio(c["partial"] + c["spurious"], n_resp, zero_division)
+    lenient = ratio(c["spurious"], n_resp, zero_division)
+    return {"strict": strict, "lenient": lenient, "average": (strict + lenient) / 2}
+
+
 def _prf_from(cor, par, inc, mis, spu, beta, zero_division) -> dict[str, np.ndarray]:
     pos = cor + par + inc + mis
     act = cor + par + inc + spu

@@ -312,9 +312,15 @@ def test_to_rows_values_equal_the_report(demo):
     assert by["summary", "macro_types"]["strict_p"] == report["macro_types"]["strict"]["p"]
     assert by["summary", "macro_docs"]["correct"] is None
     assert set(rows[0]) == {"scope", "name", "correct", "partial", "missing", "spurious", "incorrect",
-                            *(f"{m}_{k}" for m in ("strict", "lenient", "average") for k in "prf")}
+                            *(f"{m}_{k}" for m in ("strict", "lenient", "average") for k in "prfe"),
+                            "false_positive"}
     assert set(to_rows(report, ("strict",))[0]) == {"scope", "name", "correct", "partial", "missing", "spurious",
-                                                    "incorrect", "strict_p", "strict_r", "strict_f"}
+                                                    "incorrect", "strict_p", "strict_r", "strict_f", "strict_e",
+                                                    "false_positive"}
+    assert by["summary", "micro"]["strict_e"] == report["error_rate"]["micro"]["strict"]
+    assert by["summary", "macro_docs"]["false_positive"] == report["false_positive"]["macro_docs"]
+    label = next(iter(report["per_type"]))
+    assert by["type", label]["false_positive"] == report["per_type"][label]["false_positive"]
 
 
 def test_to_dataframe_without_pandas(demo, monkeypatch):
