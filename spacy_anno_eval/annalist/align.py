@@ -30,6 +30,25 @@ and name (:func:`spacy_anno_eval.annalist.dp.dp_align`; match scores
 correct / partial / incorrect, a gap penalty). **Optimal** (offset level):
 the core engine's pairing (:mod:`spacy_anno_eval.spans.align`).
 
+**The DP objective** (``dp_objective``). ``"match"`` (the default): a pair
+that matches, correct or partial, scores ``scores["correct"]``, a pair that
+does not ``scores["incorrect"]``, and among equally scoring alignments each
+pair is taken as early as possible (``dp_align(ties="early")``). The DP then
+decides *which* key a response is, by order of occurrence; whether the match is
+exact or partial is graded afterwards, on the chosen pairs. This is the
+paper's point (seed section 5, Fig. 2): the response "Obama" (of "Barack
+Obama") and the key "Obama" (of "Sen.Obama") are equal strings, so any
+objective that pays an exact value more than a partial one (the token F-score
+greedy sorts by, or correct 2 > partial 1) prefers the pair "Obama"/"Obama"
+and leaves "Barack Obama" missing: greedy's answer, with one correct where the
+paper's "true score" has one partial. Scoring both as a match ties the two
+alignments (one missing each), and in order of occurrence the response's second
+person is the key's second person, so the earliest pairing follows the
+diagonal of Fig. 2: John McCain C, Barack Obama / Obama P, Obama M, McCain C.
+``"graded"``: correct, partial and incorrect score ``scores[...]`` each, ties
+broken toward late pairs (the DP maximises exact matches; without offsets it
+then gives greedy's answer on Fig. 2).
+
 **Split and merge** (seed section 4, the Halifax example): when one key
 partially matches several responses, the first match is scored as
 ``first`` and each further partially matching response (otherwise spurious)
@@ -57,6 +76,7 @@ from ..errors import ConfigError, InputError
 
 LEVELS = ("offset", "section", "order")
 ALGORITHMS = ("optimal", "greedy", "dp")
+DP_OBJECTIVES = ("match", "graded")
 MATCHES = ("strict", "inclusive")
 CORRECT, PARTIAL, INCORRECT = "correct", "partial", "incorrect"
 SPLIT_FIRST = (CORRECT, PARTIAL)
@@ -124,6 +144,9 @@ class Settings:
     split: tuple[str, str] = (PARTIAL, "spurious")
     merge: tuple[str, str] = (PARTIAL, "missing")
     anchor_text: bool = False
+    #: the DP's objective (module docstring): "match" (correct and partial score alike, ties to early pairs)
+    #: or "graded" (correct / partial / incorrect scored apart, ties to late pairs)
+    dp_objective: str = "match"
 
     def __post_init__(self) -> None:
         import math
@@ -137,6 +160,9 @@ class Settings:
                or not math.isfinite(v)}
         if bad:
             raise ConfigError(f"alignment scores must be finite numbers, got {bad}")
+        if self.dp_objective not in DP_OBJECTIVES:
+            raise ConfigError(f"dp_objective (--dp-objective) must be one of {', '.join(DP_OBJECTIVES)}, got "
+                              f"{self.dp_objective!r}")
 
 
 def parse_policy(text: str, rest_values: Sequence[str], what: str) -> tuple[str, str]:
@@ -288,6 +314,8 @@ class _Matcher:
         self.positional = settings.level == "offset" or settings.anchor_text
         sc = settings.scores
         self.correct, self.partial, self.incorrect = sc[CORRECT], sc[PARTIAL], sc[INCORRECT]
+        if settings.dp_objective == "match":  # a partial match is a match: graded after the alignment
+            self.partial = self.correct
         if self.positional:
             def col(ms: list[Mention], attr: str) -> np.ndarray:
                 return np.array([-1 if getattr(m, attr) is None else getattr(m, attr) for m in ms], dtype=np.int64)
@@ -338,7 +366,8 @@ def _dp(keys: list[Mention], resps: list[Mention], settings: Settings) -> list[t
     if not keys or not resps:
         return []
     match = _Matcher(keys, resps, settings)
-    path = dp_align(len(keys), len(resps), match, gap=settings.gap_penalty)
+    ties = "early" if settings.dp_objective == "match" else "late"
+    path = dp_align(len(keys), len(resps), match, gap=settings.gap_penalty, ties=ties)
     i, j = path.key_index, path.response_index
     both = (i >= 0) & (j >= 0)
     i, j = i[both], j[both]
@@ -499,5 +528,5 @@ def scores(decisions: Sequence[Decision]) -> dict[str, Any]:
     return {"collection": collection, "per_doc": per_doc}
 
 
-__all__ = ["ALGORITHMS", "LEVELS", "MATCHES", "Decision", "Mention", "Settings", "align_mentions", "anchor",
-           "classify", "count", "figures", "in_order", "parse_policy", "scores", "value_f"]
+__all__ = ["ALGORITHMS", "DP_OBJECTIVES", "LEVELS", "MATCHES", "Decision", "Mention", "Settings", "align_mentions",
+           "anchor", "classify", "count", "figures", "in_order", "parse_policy", "scores", "value_f"]

@@ -39,6 +39,14 @@ forwards, among equally scoring alignments pairs are therefore taken as late
 as possible, and a missing/spurious couple at the same place comes out as
 spurious first, then missing. The result is deterministic.
 
+``ties="early"`` reverses the preference: the traceback takes a gap whenever a
+gap is as good as the pair (key gap, then response gap, then the pair; the
+affine matrices prefer ``X``, ``Y``, then ``D`` for the best state), so reading
+forwards, among equally scoring alignments each pair is taken as early as
+possible: a response pairs with the first key (in order of occurrence) that
+matches it as well as any later one. ANNALIST's DP uses it (see
+:mod:`spacy_anno_eval.annalist.align`, the ``match`` objective).
+
 **Band.** With ``band=b`` only cells with ``|i·m/n - j| <= b`` are computed (a
 band around the straight line from ``(0, 0)`` to ``(n, m)``; cells outside
 count as ``-inf``), with ``b`` raised to at least ``max(|n - m|, 1)``. That
@@ -88,6 +96,7 @@ MatchFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 _NEG = -np.inf
 _DECODE = (0, 1, 2, 2)  # 2-bit field -> state 0 (pair / D), 1 (key gap / X), 2 (response gap / Y)
+_EARLY_STATE = np.array([1, 2, 0, 0], dtype=np.uint8)  # _choose(X, Y, D) -> the field of that state
 
 
 @dataclass
@@ -108,8 +117,12 @@ class DPAlignment:
     band: int | None = None
 
 
+TIES = ("late", "early")
+"""Tie-breaking rules of :func:`dp_align` (see the module docstring)."""
+
+
 def dp_align(n: int, m: int, match: MatchFunction, *, gap: float = 1.0, gap_open: float | None = None,
-             gap_extend: float | None = None, band: int | None = None) -> DPAlignment:
+             gap_extend: float | None = None, band: int | None = None, ties: str = "late") -> DPAlignment:
     """Globally align keys ``0..n-1`` with responses ``0..m-1``, preserving order.
 
     ``match(i, j)`` takes two int64 arrays of equal length (0-based key and
@@ -117,6 +130,8 @@ def dp_align(n: int, m: int, match: MatchFunction, *, gap: float = 1.0, gap_open
     a pair). ``gap`` (``P``) is the cost of one missing key or spurious
     response; ``gap_open`` / ``gap_extend`` (default ``gap``) make it affine.
     ``band`` restricts the computed cells (see the module docstring).
+    ``ties``: ``"late"`` (pairs as late as possible among equal scores) or
+    ``"early"`` (as early as possible; see the module docstring).
     Raises :class:`~spacy_anno_eval.errors.ConfigError` (a ``ValueError``)
     on bad parameters and when ``match`` returns NaN, ``+inf`` or the wrong
     shape.
@@ -128,6 +143,9 @@ def dp_align(n: int, m: int, match: MatchFunction, *, gap: float = 1.0, gap_open
     g_ext = gap if gap_extend is None else _penalty(gap_extend, "gap_extend")
     if band is not None:
         band = _band(band)
+    if ties not in TIES:
+        raise ConfigError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+    early = ties == "early"
 
     if n == 0 or m == 0:
         length = n + m
@@ -142,9 +160,9 @@ def dp_align(n: int, m: int, match: MatchFunction, *, gap: float = 1.0, gap_open
         used = max(band, abs(n - m), 1)
     lo, hi = _diagonal_ranges(n, m, m if used is None else used)
     if g_open == g_ext:
-        score, key_index, response_index = _linear(n, m, match, g_open, lo, hi)
+        score, key_index, response_index = _linear(n, m, match, g_open, lo, hi, early)
     else:
-        score, key_index, response_index = _affine(n, m, match, g_open, g_ext, lo, hi)
+        score, key_index, response_index = _affine(n, m, match, g_open, g_ext, lo, hi, early)
     return DPAlignment(key_index, response_index, score, used)
 
 
@@ -229,8 +247,10 @@ def _offsets(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return off
 
 
-def _linear(n: int, m: int, match: MatchFunction, gap: float, lo_a: np.ndarray, hi_a: np.ndarray):
-    """Single-matrix DP; traceback codes: bit 1 response gap, else bit 0 key gap, else pair."""
+def _linear(n: int, m: int, match: MatchFunction, gap: float, lo_a: np.ndarray, hi_a: np.ndarray,
+            early: bool = False):
+    """Single-matrix DP; traceback codes: bit 1 response gap, else bit 0 key gap, else pair (``early``: the bits
+    are exclusive, and a gap is chosen whenever it ties with the best)."""
     off_a = _offsets(lo_a, hi_a)
     trace = np.zeros(int(off_a[-1]), dtype=np.uint8)
     lo, hi, off = lo_a.tolist(), hi_a.tolist(), off_a.tolist()
@@ -251,10 +271,16 @@ def _linear(n: int, m: int, match: MatchFunction, gap: float, lo_a: np.ndarray, 
         gaps = p1[a:b + 2] - gap
         key_gap, resp_gap = gaps[:-1], gaps[1:]
         t = trace[off[d]:off[d + 1]]
-        up = key_gap > pair
-        best = np.maximum(pair, key_gap)
-        left = resp_gap > best
-        np.maximum(best, resp_gap, out=cur[a + 1:b + 2])
+        if early:
+            best = np.maximum(np.maximum(pair, key_gap), resp_gap)
+            up = key_gap >= best
+            left = ~up & (resp_gap >= best)
+            cur[a + 1:b + 2] = best
+        else:
+            up = key_gap > pair
+            best = np.maximum(pair, key_gap)
+            left = resp_gap > best
+            np.maximum(best, resp_gap, out=cur[a + 1:b + 2])
         np.left_shift(left, 1, out=t, casting="unsafe")
         np.bitwise_or(t, up, out=t)
     score = float(h[(n + m) % 3][n + 1])
@@ -283,7 +309,7 @@ def _linear(n: int, m: int, match: MatchFunction, gap: float, lo_a: np.ndarray, 
 
 
 def _affine(n: int, m: int, match: MatchFunction, g_open: float, g_ext: float, lo_a: np.ndarray,
-            hi_a: np.ndarray):
+            hi_a: np.ndarray, early: bool = False):
     """Gotoh's three matrices; traceback code bits 0-1: state of the best of D/X/Y, 2-3: Y's predecessor, 4-5: X's."""
     off_a = _offsets(lo_a, hi_a)
     trace = np.zeros(int(off_a[-1]), dtype=np.uint8)
@@ -324,7 +350,10 @@ def _affine(n: int, m: int, match: MatchFunction, g_open: float, g_ext: float, l
         code <<= 2
         code |= _choose(yd, yx, yy, yv)
         code <<= 2
-        code |= _choose(dv, xv, yv, hc[a + 1:b + 2])
+        if early:  # best state: X, then Y, then D on ties; the 2-bit field as _DECODE reads it
+            code |= _EARLY_STATE[_choose(xv, yv, dv, hc[a + 1:b + 2])]
+        else:
+            code |= _choose(dv, xv, yv, hc[a + 1:b + 2])
         t[:] = code
     score = float(h[(n + m) % 3][n + 1])
     _check_finite(score)

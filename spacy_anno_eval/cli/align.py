@@ -26,6 +26,7 @@ from .app import (
 AlignLevel = Literal["offset", "section", "order"]
 Algorithm = Literal["optimal", "greedy", "dp"]
 Match = Literal["strict", "inclusive"]
+DpObjective = Literal["match", "graded"]
 
 
 @app.command()
@@ -54,6 +55,10 @@ def align(
                                                                   "feature naming the section.")] = None,
     anchor_text: Annotated[bool, typer.Option("--anchor-text", help="order level: place mentions at the next "
                                                                     "occurrence of their text.")] = False,
+    dp_objective: Annotated[DpObjective, typer.Option("--dp-objective", help="DP: match (correct and partial "
+                                                                             "score alike, ties to early pairs; "
+                                                                             "ANNALIST Fig. 2) or graded.")]
+    = "match",
     report: AlignmentReport = None,
     encoding: Encoding = None,
     sep: Sep = None,
@@ -77,12 +82,13 @@ def align(
                           f"--level section or leave --section out")
     settings = Settings(level=level, algorithm=algorithm, match=match, gap_penalty=gap_penalty,
                         split=parse_policy(split, SPLIT_REST, "split"), merge=parse_policy(merge, MERGE_REST, "merge"),
-                        anchor_text=anchor_text)
+                        anchor_text=anchor_text, dp_objective=dp_objective)
     keys, resps, texts = read_mention_pair(key, response, key_set, response_set, fmt, section, level,
                                            **reader_settings(encoding, sep, label_feature))
     decisions = align_mentions(keys, resps, settings, texts)
     result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
-                           "split": split, "merge": merge, "anchor_text": anchor_text},
+                           "split": split, "merge": merge, "anchor_text": anchor_text,
+                           "dp_objective": dp_objective},
               "entities": scores(decisions)}
     if report is not None:
         write_alignment_report(report, [d.to_row() for d in decisions], result)

@@ -71,9 +71,13 @@ def test_mccain_obama_dp_gives_one_partial():
     assert ("McCain", "McCain", "correct") in got
     table = scores(out)["collection"]["person"]
     assert (table["COR"], table["PAR"], table["MIS"], table["SPU"]) == (2, 1, 1, 0)
-    # plain order-only DP cannot tell the two apart and prefers the exact value, as greedy does
+    # plain order-only DP (its default "match" objective) finds the same path without the text
     plain = align_mentions(mentions(KEY), mentions(RESPONSE), Settings(level="order", algorithm="dp"))
-    assert ("Obama", "Obama", "correct") in persons(plain)
+    assert persons(plain) == got
+    # the "graded" objective pays the exact value more than the partial one and gives greedy's answer
+    graded = align_mentions(mentions(KEY), mentions(RESPONSE),
+                            Settings(level="order", algorithm="dp", dp_objective="graded"))
+    assert ("Obama", "Obama", "correct") in persons(graded)
 
 
 HALIFAX = "Write to B3H 3J5 Halifax Canada today."

@@ -358,3 +358,20 @@ def test_annalist_fig2_example():
     assert result.score == 5.0
     assert result.key_index.tolist() == [0, 1, 2, 3]
     assert result.response_index.tolist() == [0, -1, 1, 2]
+
+
+def test_early_ties_take_pairs_as_early_as_possible():
+    # two equal pairings of one response: the earlier key is taken
+    result = dp_align(2, 1, lambda i, j: np.full(len(i), 2.0), ties="early")
+    assert result.key_index.tolist() == [0, 1] and result.response_index.tolist() == [0, -1]
+    assert result.score == 1.0
+    affine = dp_align(2, 1, lambda i, j: np.full(len(i), 2.0), ties="early", gap_open=2.0, gap_extend=1.0)
+    assert affine.key_index.tolist() == [0, 1] and affine.response_index.tolist() == [0, -1]
+    # strictly better alignments win whatever the tie rule
+    best = dp_align(2, 1, lambda i, j: np.where(i == 1, 3.0, 2.0), ties="early")
+    assert best.response_index.tolist() == [-1, 0]
+
+
+def test_ties_must_be_named():
+    with pytest.raises(ConfigError, match="ties must be one of late, early"):
+        dp_align(1, 1, lambda i, j: i * 0.0, ties="first")

@@ -53,6 +53,27 @@ def test_fig_2_dp_alignment_path():
     assert (person["COR"], person["PAR"], person["INC"], person["MIS"], person["SPU"]) == (2, 1, 0, 1, 0)
 
 
+FIG_2_PATH = [("John McCain", "John McCain", "correct"), ("Barack Obama", "Obama", "partial"),
+              ("Obama", None, "missing"), ("McCain", "McCain", "correct")]
+
+
+def test_fig_2_plain_dp_without_offsets_or_text():
+    """Section 5: DP finds what greedy misses, from the order of occurrence alone (no offsets, no text)."""
+    decisions = align_mentions(mentions(KEY), mentions(RESPONSE), Settings(level="order", algorithm="dp"))
+    assert persons(decisions) == FIG_2_PATH
+    person = scores(decisions)["collection"]["person"]
+    assert (person["COR"], person["PAR"], person["INC"], person["MIS"], person["SPU"]) == (2, 1, 0, 1, 0)
+    dates = [(d.key.value, d.response.value, d.status) for d in decisions if d.key and d.key.name == "date"]
+    assert dates == [("Tuesday", "Tuesday", "correct"), ("Monday", "Monday", "correct")]
+
+
+def test_fig_2_greedy_does_not_find_the_path():
+    decisions = align_mentions(mentions(KEY), mentions(RESPONSE), Settings(level="order", algorithm="greedy"))
+    assert persons(decisions) != FIG_2_PATH
+    person = scores(decisions)["collection"]["person"]
+    assert (person["COR"], person["PAR"], person["MIS"]) == (3, 0, 1)
+
+
 # Fig. 3 rows: (COR, PAR, INC, MIS, SPU) -> printed (POS, ACT, REC, PRE, F)
 FIG_3 = {
     "lastname_of": ((28, 1, 0, 6, 58), (35, 87, 0.8143, 0.3276, 0.4672)),
