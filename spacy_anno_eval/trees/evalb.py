@@ -55,8 +55,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
