@@ -52,8 +52,8 @@ def gamma(
     missing_as_empty: MissingAsEmpty = False,
     sep: Sep = None,
     ualpha: Annotated[bool, typer.Option("--ualpha", help="Also Krippendorff's (2004) unitizing alpha, overall and "
-                                                          "per category, on the same units (whole-number "
-                                                          "positions).")] = False,
+                                                          "per category, and the 2016 form, on the same units "
+                                                          "(whole-number positions).")] = False,
     extent: Annotated[str | None, typer.Option("--extent", help="--ualpha: the stretch every annotator covered, "
                                                                "'BEGIN,END'; default: the documents' whole text, "
                                                                "or the first start to the last end.")] = None,
@@ -86,24 +86,30 @@ def gamma(
     result = compute_gamma(continuum, dissimilarity=dissim, sampler=sampler, n_samples=samples,
                            precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
                            empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
-    unitizing = None
+    unitizing = unitizing_2016 = None
     if ualpha:
-        from ..gamma.unitizing import unitizing_alpha
+        from ..errors import InputError
+        from ..gamma.unitizing import unitizing_alpha, unitizing_alpha_2016
 
         bounds = _extent(extent) if extent is not None else (
             tuple(documents["extent"]) if documents is not None and len(continuum) else None)
         unitizing = unitizing_alpha(continuum, extent=bounds, source=str(source))
+        try:
+            unitizing_2016 = unitizing_alpha_2016(continuum, extent=bounds, source=str(source)).to_dict()
+        except InputError as err:  # overlapping units of one annotator: the 2004 form still applies
+            unitizing_2016 = {"measure": "krippendorff2016_u_alpha", "value": None, "warnings": [str(err)]}
     elif extent is not None:
         raise ConfigError("--extent is the stretch --ualpha compares; give --ualpha with it")
     if json_out is not None:
         out = result.to_dict()
         if unitizing is not None:
             out["unitizing_alpha"] = unitizing.to_dict()
+            out["unitizing_alpha_2016"] = unitizing_2016
         write_json(out, json_out)
     if not quiet:
         _print_gamma(result)
         if unitizing is not None:
-            _print_unitizing(unitizing)
+            _print_unitizing(unitizing, unitizing_2016)
         if documents is not None:
             _print_documents(documents)
 
@@ -120,8 +126,8 @@ def _extent(text: str) -> tuple[float, float]:
     return begin, end
 
 
-def _print_unitizing(result: Any) -> None:
-    """uα and its per-category values, one line each (80 columns)."""
+def _print_unitizing(result: Any, result_2016: dict[str, Any] | None = None) -> None:
+    """uα and its per-category values, one line each (80 columns); then the 2016 uα."""
     def num(v: float | None) -> str:
         return "NA" if v is None else f"{v:.4f}"
 
@@ -136,6 +142,11 @@ def _print_unitizing(result: Any) -> None:
         line += item + ", "
     if cats:
         typer.echo(line.rstrip(", "))
+    if result_2016 is not None:
+        why = "" if result_2016["value"] is not None else \
+            "  (units of one annotator overlap)" if result_2016["warnings"] and "overlaps" in \
+            result_2016["warnings"][0] else "  (undefined)"
+        typer.echo(f"u-alpha-16 {num(result_2016['value'])}  (Krippendorff et al. 2016){why}")
 
 
 def _print_gamma(result: Any) -> None:

@@ -6,7 +6,7 @@
 - :mod:`.sampling`: random continua for the expected disorder;
 - :mod:`.measure`: γ, γcat, γk with their confidence interval;
 - :mod:`.cst`: the Corpus Shuffling Tool (Mathet et al. 2012);
-- :mod:`.unitizing`: Krippendorff's (2004) unitizing alpha uα, overall and per category.
+- :mod:`.unitizing`: Krippendorff's (2004) unitizing alpha uα, overall and per category, and the 2016 uα.
 
 ``gamma(data, sets=...)`` takes a :class:`~.continuum.Continuum`, a file
 path or spaCy Docs. Nothing here is imported by spaCy's registry.
@@ -21,5 +21,5 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     continuum: Continuum
     dissimilarity: Dissimilarity
     measure: GammaResult gamma
-    unitizing: UnitizingAlphaResult unitizing_alpha unitizing_distance
+    unitizing: UnitizingAlpha2016Result UnitizingAlphaResult unitizing_alpha unitizing_alpha_2016 unitizing_distance
 """)

@@ -53,11 +53,30 @@ category) is ``None`` with one
 :class:`~spacy_anno_eval.errors.UndefinedFigureWarning` per call. DKPro
 returns 0.0 where ``D_o = D_e = 0``; here that is ``None``.
 
-Left out: Krippendorff et al. (2016, *Quality & Quantity* 50) uα and its
-variants cuα, |cuα and (k)α. The shared data holds no *published* worked
-example for any of them (the 2016 uα value of ``dkpro_simple_example.json``
-was computed by peer implementations, not published), and none was checked
-here against an independent implementation.
+The 2016 form (:func:`unitizing_alpha_2016`; Krippendorff, Mathet, Bouvry &
+Widlöcher 2016, "On the reliability of unitizing textual continua: Further
+developments", *Quality & Quantity* 50: 2347–2364) takes each annotator's
+continuum as a sequence of *segments*: its units, each with its category, and
+the gaps between them (the value "no unit"). Observed coincidences over every
+ordered pair of annotators i ≠ j and their segments ``g``, ``h``::
+
+    o_ck = Σ_{i≠j} Σ_{g of value c, h of value k} |g ∩ h| / (m − 1),   l.. = Σ o_ck = m L
+
+expected coincidences, a gap of length ``ℓ`` counting as ``ℓ`` segments of
+length 1 (so it adds ``ℓ``, not ``ℓ²``)::
+
+    e_ck = l.. (l_c. l_.k − [c = k] Σ_{segments of value c} ℓ_s²) / (l..² − Σ_{all segments} ℓ_s²)
+
+and ``uα = 1 − (l.. − Σ_c o_cc) / (l.. − Σ_c e_cc)`` (nominal; the gap is a
+value like the categories). It needs one value per position and annotator: a
+unit overlapping another of its annotator, in any category, is refused.
+``dkpro_simple_example.json`` gives 2/11 = 0.181818 (REFERENCE-2.md B2: the
+same in two independent implementations, zeljkobekcic/KrippendorffUnitizedAlpha
+and lindanna/unitized_alpha, and by hand: o_AA 6, o_A0 5, o_00 4, l.. 20,
+e_AA = 20·54/324, e_00 = 20·72/324).
+
+Left out: the 2016 variants cuα, |cuα and (k)α: no published worked example
+and no independent implementation was run here to check them against.
 
 >>> from spacy_anno_eval.gamma.continuum import Continuum
 >>> units = [("0", 225, 295, "c"), ("0", 370, 400, "c"), ("1", 220, 300, "c"), ("1", 355, 375, "c"),
@@ -301,4 +320,122 @@ def unitizing_alpha(continuum: Continuum, *, extent: tuple[float, float] | None 
                                 len(continuum), messages)
 
 
-__all__ = ["UnitizingAlphaResult", "unitizing_alpha", "unitizing_distance"]
+GAP = "(gap)"
+
+
+@dataclass
+class UnitizingAlpha2016Result:
+    """Krippendorff et al.'s (2016) uα (see the module docstring): ``value`` (``None`` when undefined), the
+    observed and expected disagreement ``l.. − Σ o_cc`` and ``l.. − Σ e_cc``, the diagonal coincidences per
+    value (the gap as ``"(gap)"``), ``total`` = l.., the extent and the annotators."""
+
+    value: float | None
+    observed: float
+    expected: float
+    coincidences: dict[str, float]
+    expected_coincidences: dict[str, float]
+    total: float
+    extent: tuple[float, float] | None
+    annotators: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return json_safe({"measure": "krippendorff2016_u_alpha", "value": self.value,
+                          "observed_disagreement": self.observed, "expected_disagreement": self.expected,
+                          "coincidences": dict(self.coincidences),
+                          "expected_coincidences": dict(self.expected_coincidences), "total": self.total,
+                          "extent": list(self.extent) if self.extent is not None else None,
+                          "annotators": list(self.annotators), "warnings": list(self.warnings)})
+
+
+def _segments(continuum: Continuum, a: int, begin: float, end: float, source: str
+              ) -> list[tuple[float, float, int]]:
+    """Annotator ``a``'s units and gaps over ``[begin, end)`` as ``(start, end, value)``; value -1 is the gap.
+    Two overlapping units of the annotator (any categories) are an :class:`InputError`."""
+    rows = np.flatnonzero(continuum.annotator == a)
+    rows = rows[np.argsort(continuum.start[rows], kind="stable")]
+    out: list[tuple[float, float, int]] = []
+    at = begin
+    for r in rows.tolist():
+        s, e = float(continuum.start[r]), float(continuum.end[r])
+        if s < at and out and out[-1][2] != -1:
+            raise InputError(f"{_unit_at(continuum, r, source)} overlaps another unit of its annotator; the 2016 "
+                             f"uα needs one value per position and annotator (merge the units, or use the 2004 "
+                             f"uα, which takes categories one at a time)")
+        if s > at:
+            out.append((at, s, -1))
+        out.append((s, e, int(continuum.category[r])))
+        at = e
+    if at < end:
+        out.append((at, end, -1))
+    return out
+
+
+def unitizing_alpha_2016(continuum: Continuum, *, extent: tuple[float, float] | None = None,
+                         source: str = "") -> UnitizingAlpha2016Result:
+    """Krippendorff et al.'s (2016) uα of ``continuum``; see the module docstring. ``extent`` as for
+    :func:`unitizing_alpha`.
+
+    >>> from spacy_anno_eval.gamma.continuum import Continuum
+    >>> units = [("0", 1, 9, "A"), ("1", 2, 3, "A"), ("1", 4, 5, "A"), ("1", 6, 7, "A")]
+    >>> r = unitizing_alpha_2016(Continuum.from_units(units), extent=(0, 10))  # REFERENCE-2.md B2
+    >>> round(r.value, 6), r.coincidences, r.total
+    (0.181818, {'(gap)': 4.0, 'A': 6.0}, 20.0)
+    """
+    if not isinstance(continuum, Continuum):
+        raise ConfigError(f"unitizing_alpha_2016 takes a Continuum (spacy_anno_eval.gamma.readers reads one), got "
+                          f"{type(continuum).__name__}")
+    check_offsets(continuum, source)
+    _check_units(continuum, source)
+    bounds = _check_extent(continuum, extent, source)
+    m = continuum.n_annotators
+    why = "fewer than two annotators" if m < 2 else "no units" if bounds is None or not len(continuum) else ""
+    if why:
+        figures.undefined("uα (2016)", why, stacklevel=2)
+        return UnitizingAlpha2016Result(None, 0.0, 0.0, {}, {}, 0.0, bounds, list(continuum.annotators),
+                                        [f"uα (2016) is undefined ({why}); reported as None (null in JSON)"])
+    begin, end = bounds
+    segments = [_segments(continuum, a, begin, end, source) for a in range(m)]
+    cuts = sorted({x for segs in segments for s, e, _ in segs for x in (s, e)})
+    values: dict[int, int] = {}  # category code (-1 gap) -> row
+    for segs in segments:
+        for _, _, v in segs:
+            values.setdefault(v, len(values))
+    k = len(values)
+    observed = np.zeros((k, k))
+    pointers = [0] * m
+    for left, right in zip(cuts[:-1], cuts[1:], strict=True):
+        here = []
+        for a, segs in enumerate(segments):
+            while segs[pointers[a]][1] <= left:
+                pointers[a] += 1
+            here.append(values[segs[pointers[a]][2]])
+        width = right - left
+        for i in range(m):
+            for j in range(m):
+                if i != j:
+                    observed[here[i], here[j]] += width / (m - 1)
+    total = float(observed.sum())
+    margins = observed.sum(axis=1)
+    squares = np.zeros(k)
+    for segs in segments:
+        for s, e, v in segs:
+            squares[values[v]] += (e - s) if v == -1 else (e - s) ** 2
+    denominator = total ** 2 - float(squares.sum())
+    expected_diag = total * (margins ** 2 - squares) / denominator if denominator > 0 else np.zeros(k)
+    d_o = total - float(np.trace(observed))
+    d_e = total - float(expected_diag.sum())
+    name = {row: (GAP if v == -1 else continuum.categories[v]) for v, row in values.items()}
+    messages = []
+    value = 1.0 - d_o / d_e if d_e > 0 else None
+    if value is None:
+        figures.undefined("uα (2016)", "expected disagreement 0", stacklevel=2)
+        messages.append("uα (2016) is undefined (expected disagreement 0); reported as None (null in JSON)")
+    order = sorted(range(k), key=lambda r: name[r])
+    return UnitizingAlpha2016Result(value, d_o, d_e, {name[r]: float(observed[r, r]) for r in order},
+                                    {name[r]: float(expected_diag[r]) for r in order}, total, bounds,
+                                    list(continuum.annotators), messages)
+
+
+__all__ = ["GAP", "UnitizingAlpha2016Result", "UnitizingAlphaResult", "unitizing_alpha", "unitizing_alpha_2016",
+           "unitizing_distance"]

@@ -19,7 +19,7 @@ written here. The distance checks need no data and always run.
 Deliberate differences: the book's 0.8591 is 1 − D_o / D_e over its *rounded* per-category figures
 (0.0144 / (0.0532 + 0.0490)); unrounded the coefficient is 0.858665 (DKPro computes the same), inside the
 published ±0.0005. Krippendorff, Mathet, Bouvry & Widlöcher (2016) uα (0.181818 on DKPro's simple example,
-REFERENCE-2.md B2) is peer-derived, not published, and is not implemented on purpose: it is not tested here.
+REFERENCE-2.md B2) is tested in test_krippendorff_2016_unitizing.py.
 """
 
 from __future__ import annotations
