@@ -217,16 +217,28 @@ def parse_brackets(text: str | Iterable[str], source: str = "<string>", layout: 
     return trees
 
 
-def read_brackets(path: str | os.PathLike, layout: str = "auto") -> list[BracketTree]:
-    """Read a Penn Treebank bracketed file (UTF-8; see the module docstring for layouts and errors)."""
+def read_text_file(path: str | os.PathLike, hint: str, encoding: str = "utf-8") -> str:
+    """The text of a treebank file, every failure an :class:`InputError` naming the file: missing, not a file,
+    unreadable, an unknown ``encoding``, or bytes that are not text in it (the byte, then ``hint``: what to
+    do). The one file reader of the treebank readers."""
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding=encoding)
     except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text (byte {exc.start}); bracketed trees are read as UTF-8") from None
-    return parse_brackets(text, source=str(p), layout=layout)
+        name = "UTF-8" if encoding.lower().replace("_", "-") == "utf-8" else encoding
+        raise InputError(f"{p}: not {name} text (byte {exc.start}); {hint}") from None
+    except LookupError:
+        raise InputError(f"{p}: unknown encoding {encoding!r}") from None
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from None
 
 
-__all__ = ["LAYOUTS", "Bracket", "BracketTree", "Constituent", "parse_brackets", "read_brackets"]
+def read_brackets(path: str | os.PathLike, layout: str = "auto") -> list[BracketTree]:
+    """Read a Penn Treebank bracketed file (UTF-8; see the module docstring for layouts and errors)."""
+    text = read_text_file(path, "bracketed trees are read as UTF-8")
+    return parse_brackets(text, source=str(Path(path)), layout=layout)
+
+
+__all__ = ["LAYOUTS", "Bracket", "BracketTree", "Constituent", "parse_brackets", "read_brackets", "read_text_file"]

@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigError, InputError, where
+from .brackets import read_text_file
 from .phrase import ROOT, PhraseNode, PhraseTree
 
 #: top-level labels that stand for the virtual root ("" is the Penn Treebank's empty outer bracket)
@@ -241,16 +242,8 @@ def parse_discbracket(text: str | Iterable[str], source: str = "<string>", funct
 
 def read_discbracket(path: str | os.PathLike, functions: str = "keep") -> list[PhraseTree]:
     """Read a discbracket file (UTF-8; see the module docstring for the format and the errors)."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text (byte {exc.start}); discbracket files are read as UTF-8") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from None
-    return parse_discbracket(text, source=str(p), functions=functions)
+    text = read_text_file(path, "discbracket files are read as UTF-8")
+    return parse_discbracket(text, source=str(Path(path)), functions=functions)
 
 
 __all__ = ["FUNCTIONS", "ROOT_LABELS", "parse_discbracket", "read_discbracket"]

@@ -53,6 +53,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import InputError, where
+from .brackets import read_text_file
 from .phrase import PhraseNode, PhraseTree
 
 VERSIONS = (3, 4)
@@ -186,17 +187,9 @@ def _sentence(block: list[tuple[int, str]], bos: tuple[int, str], source: str, v
 
 def read_negra(path: str | os.PathLike, version: int | None = None, encoding: str = "utf-8") -> list[PhraseTree]:
     """Read a NEGRA export file (``.export``); see the module docstring."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
-    try:
-        text = p.read_text(encoding=encoding)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not {encoding} text (byte {exc.start}); the original NEGRA and TIGER export "
-                         f"files are Latin-1: pass encoding='latin-1'") from None
-    except LookupError:
-        raise InputError(f"{p}: unknown encoding {encoding!r}") from None
-    return parse_negra(text, source=str(p), version=version)
+    text = read_text_file(path, "the original NEGRA and TIGER export files are Latin-1: pass encoding='latin-1'",
+                          encoding)
+    return parse_negra(text, source=str(Path(path)), version=version)
 
 
 __all__ = ["VERSIONS", "parse_negra", "read_negra"]
