@@ -25,6 +25,7 @@ from ..files import write_rows
 
 if TYPE_CHECKING:
     from .dependencies import SentenceResult, TreeComparison
+    from .phrase_compare import PhraseSentence
 
 DIFF_COLUMNS = ("sentence", "sent_id", "kind", "status", "id", "form", "key_head", "response_head", "key_deprel",
                 "response_deprel", "yield", "key_word", "response_word")
@@ -92,8 +93,9 @@ def format_ids(ids: Iterable[int]) -> str:
 
 
 
-def yield_text(s: SentenceResult, ids: Sequence[int], limit: int = 60) -> str:
-    """The words of a yield of sentence ``s``, ``…`` marking each gap, cut to ``limit`` characters."""
+def yield_text(s: SentenceResult | PhraseSentence, ids: Sequence[int], limit: int = 60) -> str:
+    """The words of a yield of sentence ``s`` (anything with ``forms``), ``…`` marking each gap, cut to
+    ``limit`` characters."""
     parts = []
     for j, i in enumerate(ids):
         if j and i != ids[j - 1] + 1:
@@ -160,12 +162,12 @@ def render_diff(comparison: TreeComparison, *, nodes: bool = True, max_sentences
                       f"{s.n_words}  LAS {s.las_correct}/{s.n_words}", f"# text = {s.text}"]
         idw = len(str(s.n_words))
         formw = min(max_form, max((len(e.form) for e in s.edges), default=1))
-        heads = [_arrow(e.key_head, e.response_head) for e in s.edges]
+        heads = [arrow(e.key_head, e.response_head) for e in s.edges]
         headw = max((len(h) for h in heads), default=1)
         for e, h in zip(s.edges, heads, strict=True):
             form = e.form if len(e.form) <= formw else e.form[: formw - 1] + "…"
             lines.append(f"  {e.id:>{idw}} {form:<{formw}}  head {h:<{headw}}  "
-                         f"{_arrow(e.key_deprel, e.response_deprel)}")
+                         f"{arrow(e.key_deprel, e.response_deprel)}")
         if nodes and s.nodes:
             spanw = max(len(d.span) for d in s.nodes)
             for d in s.nodes:
@@ -180,7 +182,8 @@ def write_diff(comparison: TreeComparison, path: str | os.PathLike, nodes: bool 
     return write_rows(path, diff_rows(comparison, nodes=nodes), DIFF_COLUMNS)
 
 
-def _arrow(key: Any, response: Any) -> str:
+def arrow(key: Any, response: Any) -> str:
+    """``key`` alone when equal, else ``key→response``."""
     return str(key) if key == response else f"{key}→{response}"
 
 
@@ -195,9 +198,9 @@ def _node_text(s: SentenceResult, d: NodeDiff) -> str:
         return f"response only  head word {_word(s, d.response_word)}, {d.response_deprel}"
     if d.status == "head_word":
         return (f"head word      {_word(s, d.key_word)}→{_word(s, d.response_word)}, "
-                f"{_arrow(d.key_deprel, d.response_deprel)}")
-    return f"function       {_arrow(d.key_deprel, d.response_deprel)} (head word {_word(s, d.key_word)})"
+                f"{arrow(d.key_deprel, d.response_deprel)}")
+    return f"function       {arrow(d.key_deprel, d.response_deprel)} (head word {_word(s, d.key_word)})"
 
 
-__all__ = ["DIFF_COLUMNS", "EdgeDiff", "NodeDiff", "diff_rows", "format_ids", "render_diff", "write_diff",
+__all__ = ["DIFF_COLUMNS", "EdgeDiff", "NodeDiff", "arrow", "diff_rows", "format_ids", "render_diff", "write_diff",
            "yield_text"]

@@ -59,6 +59,7 @@ from typing import Any
 
 from ..files import write_rows
 from .dependencies import TABLE4, _Ratios
+from .diff import arrow, format_ids, yield_text
 from .disco import pair_sentences
 from .phrase import ROOT, PhraseTree
 
@@ -96,8 +97,6 @@ class PhraseNodeDiff:
 
     @property
     def span(self) -> str:
-        from .diff import format_ids
-
         return format_ids(self.ids)
 
 
@@ -219,8 +218,6 @@ def _compare(index: int, key: PhraseTree, rsp: PhraseTree) -> PhraseSentence:
 
 
 def _ids(info: dict, node: int) -> str:
-    from .diff import format_ids
-
     return format_ids(j + 1 for j in info[node][0]) if node in info else "-"
 
 
@@ -319,7 +316,7 @@ class PhraseComparison:
                              "key_function": w.key_function, "response_function": w.response_function,
                              "key_tag": w.key_tag, "response_tag": w.response_tag})
             for d in s.nodes:
-                rows.append({**base, "kind": "node", "status": d.status, "form": _yield_text(s, d.ids, 10**9),
+                rows.append({**base, "kind": "node", "status": d.status, "form": yield_text(s, d.ids, 10**9),
                              "yield": d.span, "key_label": d.key_label, "response_label": d.response_label,
                              "key_function": d.key_function, "response_function": d.response_function})
         return rows
@@ -346,11 +343,11 @@ class PhraseComparison:
             for w in s.words:
                 parts = []
                 if "parent" in w.status:
-                    parts.append(f"parent {_arrow(w.key_parent, w.response_parent)}")
+                    parts.append(f"parent {arrow(w.key_parent, w.response_parent)}")
                 if "function" in w.status:
-                    parts.append(f"function {_arrow(w.key_function, w.response_function)}")
+                    parts.append(f"function {arrow(w.key_function, w.response_function)}")
                 if "tag" in w.status:
-                    parts.append(f"tag {_arrow(w.key_tag, w.response_tag)}")
+                    parts.append(f"tag {arrow(w.key_tag, w.response_tag)}")
                 lines.append(f"  {w.id:>{idw}} {w.form}  {'  '.join(parts)}")
             if s.nodes:
                 spanw = max(len(d.span) for d in s.nodes)
@@ -360,9 +357,9 @@ class PhraseComparison:
                     elif d.status == "response_only":
                         what = f"response only  {_labelled(d.response_label, d.response_function)}"
                     else:
-                        fn = _arrow(d.key_function, d.response_function)
-                        what = f"{d.status:<14} {_arrow(d.key_label, d.response_label)}{'/' + fn if fn else ''}"
-                    lines.append(f"  node {d.span:<{spanw}}  {what}  \"{_yield_text(s, d.ids)}\"")
+                        fn = arrow(d.key_function, d.response_function)
+                        what = f"{d.status:<14} {arrow(d.key_label, d.response_label)}{'/' + fn if fn else ''}"
+                    lines.append(f"  node {d.span:<{spanw}}  {what}  \"{yield_text(s, d.ids)}\"")
         if shown == 0:
             lines += ["", "# no differences"]
         return "\n".join(lines) + "\n"
@@ -375,20 +372,6 @@ class PhraseComparison:
 def _labelled(label: str | None, function: str | None) -> str:
     """``VP/OC``; the label alone without a function (``--`` and empty are none)."""
     return f"{label}/{function}" if function and function != "--" else str(label)
-
-
-def _arrow(key: Any, response: Any) -> str:
-    return str(key) if key == response else f"{key}→{response}"
-
-
-def _yield_text(s: PhraseSentence, ids: Sequence[int], limit: int = 60) -> str:
-    parts = []
-    for j, i in enumerate(ids):
-        if j and i != ids[j - 1] + 1:
-            parts.append("…")
-        parts.append(s.forms[i - 1])
-    text = " ".join(parts)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def compare_phrase_treebanks(key: Sequence[PhraseTree], response: Sequence[PhraseTree], *,
