@@ -125,13 +125,14 @@ def prepare(tree: PhraseTree, keep: Sequence[bool], params: EvalbParams, labels:
             index[i] = n
             n += 1
     deleted = set(params.delete_labels)
+    deleted_classes = {labels(d) for d in deleted}
     brackets: Counter = Counter()
     for node in tree.nodes:
         ys = tuple(index[i] for i in tree.yields()[node.id] if i in index)
         if not ys:
             continue
         label = strip_functions(node.label)
-        if label in deleted or labels(label) in {labels(d) for d in deleted}:
+        if label in deleted or labels(label) in deleted_classes:
             continue
         if params.disc_only and not is_discontinuous(ys):
             continue
