@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InputError, where
+from ..io.parse import read_text
 
 LAYOUTS = ("auto", "line", "tree")
 
@@ -218,21 +219,11 @@ def parse_brackets(text: str | Iterable[str], source: str = "<string>", layout: 
 
 
 def read_text_file(path: str | os.PathLike, hint: str, encoding: str = "utf-8") -> str:
-    """The text of a treebank file, every failure an :class:`InputError` naming the file: missing, not a file,
-    unreadable, an unknown ``encoding``, or bytes that are not text in it (the byte, then ``hint``: what to
-    do). The one file reader of the treebank readers."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
-    try:
-        return p.read_text(encoding=encoding)
-    except UnicodeDecodeError as exc:
-        name = "UTF-8" if encoding.lower().replace("_", "-") == "utf-8" else encoding
-        raise InputError(f"{p}: not {name} text (byte {exc.start}); {hint}") from None
-    except LookupError:
-        raise InputError(f"{p}: unknown encoding {encoding!r}") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    """The text of a treebank file, read by the located loader (:func:`~spacy_anno_eval.io.parse.read_text`):
+    every failure an :class:`InputError` naming the file: missing, a folder, unreadable, an unknown
+    ``encoding``, or bytes that are not text in it (the line and byte, then ``hint``: what to do). A byte-order
+    mark is dropped. The one file reader of the treebank readers."""
+    return read_text(path, encoding, fix=hint)
 
 
 def read_brackets(path: str | os.PathLike, layout: str = "auto") -> list[BracketTree]:

@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConlluWarning, InputError, where
+from ..io.parse import read_text
 
 FIELDS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
@@ -158,12 +159,7 @@ class Treebank:
 def read_conllu(path: str | os.PathLike) -> Treebank:
     """Read the basic trees of a CoNLL-U file (see the module docstring for errors and warnings)."""
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text (byte {exc.start}): CoNLL-U files are UTF-8") from None
+    text = read_text(p, "utf-8", fix="CoNLL-U files are UTF-8 (Universal Dependencies format): save it as UTF-8")
     return parse_conllu(text.splitlines(), source=str(p))
 
 

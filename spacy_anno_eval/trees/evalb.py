@@ -62,6 +62,7 @@ from typing import Any
 
 from ..errors import ConfigError, InputError, where
 from ..figures import json_safe, warn_zero_division
+from ..io.parse import read_text
 from .brackets import BracketTree, Constituent, read_brackets
 
 #: status of a sentence, as EVALB numbers them
@@ -170,12 +171,11 @@ class EvalbParams:
     def read(cls, path: str | os.PathLike) -> EvalbParams:
         """Read an EVALB parameter file (``sample.prm``, ``COLLINS.prm``, ...)."""
         p = Path(path)
-        if not p.is_file():
-            raise ConfigError(f"{p}: no such parameter file" if not p.exists() else f"{p}: not a file")
         try:
-            text = p.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+            text = read_text(p, "utf-8", what="an EVALB parameter file",
+                             fix="EVALB parameter files are read as UTF-8 (ASCII is UTF-8): save it as UTF-8")
+        except InputError as exc:  # a setting, not the data: the file is named all the same
+            raise ConfigError(str(exc)) from None
         return cls.parse(text, source=str(p))
 
     def label_eq(self, a: str, b: str) -> bool:

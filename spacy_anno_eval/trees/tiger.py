@@ -56,7 +56,7 @@ How it is read:
   (:meth:`~.phrase.PhraseTree.constituents`).
 
 ``sent_id`` is the ``<s id>`` (its number in the file when absent) and ``line``
-the line of the ``<s`` tag. XML is parsed by :func:`~spacy_anno_eval.io.xml.parse_xml`
+the line of the ``<s`` tag. XML is parsed by :func:`~spacy_anno_eval.io.parse.parse_xml`
 (entity declarations refused); the encoding comes from the XML declaration
 (the TIGER release is ISO-8859-1 or UTF-8).
 
@@ -91,7 +91,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..errors import InputError, where
-from ..io.xml import local_name, parse_xml
+from ..io.parse import local_name, parse_xml, read_bytes
 from .phrase import ROOT, PhraseNode, PhraseTree
 
 #: the categories of a graph root that stands for the virtual root (its children hang from 0)
@@ -300,13 +300,7 @@ def parse_tiger(data: str | bytes, source: str = "<string>") -> list[PhraseTree]
 def read_tiger(path: str | os.PathLike) -> list[PhraseTree]:
     """Read a TIGER-XML file (see the module docstring for the format and the errors)."""
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from None
-    return parse_tiger(data, source=str(p))
+    return parse_tiger(read_bytes(p, what="a TIGER-XML treebank"), source=str(p))
 
 
 __all__ = ["VIRTUAL_ROOT_CATEGORIES", "parse_tiger", "read_tiger"]

@@ -130,7 +130,8 @@ def test_read_errors(tmp_path):
         read_discbracket(tmp_path / "missing.discbracket")
     path = tmp_path / "latin1.discbracket"
     path.write_bytes("(S (A 0=Stra\u00dfe))\n".encode("latin-1"))
-    with pytest.raises(InputError, match=r"latin1\.discbracket: not UTF-8 text \(byte 12\); .* read as UTF-8"):
+    with pytest.raises(InputError, match=r"latin1\.discbracket, line 1: not UTF-8 text \(.* at byte 12\); .* read as "
+                                         r"UTF-8"):
         read_discbracket(path)
     path.write_text("(S (A 0=a))\n(S (A 1=a))\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"latin1\.discbracket, line 2: .*renumber"):
