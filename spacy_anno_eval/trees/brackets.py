@@ -33,7 +33,9 @@ words, ``(NP )``, has an empty yield and is not a constituent either.
 Errors (:class:`~spacy_anno_eval.errors.InputError`, naming the file, line
 and tree number): an unbalanced bracket, a bracket holding more than one
 word or a word beside brackets ``(NP a (NN b))``, a word outside any
-bracket, a file that is not UTF-8 text.
+bracket, brackets nested deeper than 200 levels (checked before parsing,
+:func:`~spacy_anno_eval.io.parse.check_brackets`; no treebank nests this
+deep), a file that is not UTF-8 text.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InputError, where
-from ..io.parse import read_text
+from ..io.parse import check_brackets, read_text
 
 LAYOUTS = ("auto", "line", "tree")
 
@@ -211,9 +213,11 @@ def parse_brackets(text: str | Iterable[str], source: str = "<string>", layout: 
     if layout == "auto":
         layout = "line" if all(_balanced(ln) for ln in lines if ln.strip()) else "tree"
     if layout == "tree":
+        check_brackets("\n".join(lines), source)
         return _parse(_tokens(enumerate(lines, 1)), source, number=None, first_line=1, single_tree=True)
     trees = []
     for n, ln in enumerate(lines, 1):
+        check_brackets(ln, source, first_line=n)
         trees.extend(_parse(_tokens([(n, ln)]), source, number=n, first_line=n, single_tree=False))
     return trees
 

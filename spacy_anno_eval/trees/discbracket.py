@@ -43,7 +43,9 @@ Errors (:class:`~spacy_anno_eval.errors.InputError`, naming the file and
 line, and what to do): an unbalanced bracket, a leaf without ``index=``, an
 empty word (disco-dop's tree fragments ``2=`` are not treebank trees), a
 bracket holding several leaves or a leaf beside brackets, a leaf outside any
-bracket, indices that are not ``0 .. n-1`` each once, a file that is not UTF-8.
+bracket, indices that are not ``0 .. n-1`` each once, brackets nested deeper
+than 200 levels (checked line by line before parsing,
+:func:`~spacy_anno_eval.io.parse.check_brackets`), a file that is not UTF-8.
 
 >>> t = parse_discbracket("(ROOT (S (VP (VB 0=is) (JJ 2=rich)) (NP 1=John)) (? 3=?))")[0]
 >>> t.words, t.tags, t.root_label
@@ -61,6 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ConfigError, InputError, where
+from ..io.parse import check_brackets
 from .brackets import read_text_file
 from .phrase import ROOT, PhraseNode, PhraseTree
 
@@ -179,26 +182,29 @@ def _tree(text: str, source: str, line: int, functions: str) -> PhraseTree:
     def name(label: str) -> tuple[str, str]:
         return _split_function(label) if functions == "split" else (label, "")
 
-    def visit(b: _Bracket, parent: int) -> None:
-        if is_preterminal(b):
-            leaf = b.children[0]
-            if leaf.index in leaves:
-                first = leaves[leaf.index][0]
-                raise InputError(f"{at}, column {leaf.col}: index {leaf.index} is used twice ({first!r} and "
-                                 f"{leaf.word!r}); give each word its own index, its position 0 .. n-1")
-            tag, function = name(b.label)
-            leaves[leaf.index] = (leaf.word, tag, function, parent, leaf.col)
-            return
-        if any(isinstance(c, _Leaf) for c in b.children):
-            leaf = next(c for c in b.children if isinstance(c, _Leaf))
-            raise InputError(f"{at}, column {leaf.col}: the bracket '({b.label}' holds the leaf "
-                             f"'{leaf.index}={leaf.word}' beside other children; a word stands alone in its "
-                             f"preterminal: (TAG {leaf.index}={leaf.word})")
-        label, function = name(b.label)
-        node_id = FIRST_NODE_ID + len(nodes)
-        nodes.append(PhraseNode(node_id, label, function, parent))
-        for c in b.children:
-            visit(c, node_id)
+    def visit(top_bracket: _Bracket, top_parent: int) -> None:
+        """Walk the brackets under ``top_bracket`` in preorder (an explicit stack: no recursion)."""
+        stack = [(top_bracket, top_parent)]
+        while stack:
+            b, parent = stack.pop()
+            if is_preterminal(b):
+                leaf = b.children[0]
+                if leaf.index in leaves:
+                    first = leaves[leaf.index][0]
+                    raise InputError(f"{at}, column {leaf.col}: index {leaf.index} is used twice ({first!r} and "
+                                     f"{leaf.word!r}); give each word its own index, its position 0 .. n-1")
+                tag, function = name(b.label)
+                leaves[leaf.index] = (leaf.word, tag, function, parent, leaf.col)
+                continue
+            if any(isinstance(c, _Leaf) for c in b.children):
+                leaf = next(c for c in b.children if isinstance(c, _Leaf))
+                raise InputError(f"{at}, column {leaf.col}: the bracket '({b.label}' holds the leaf "
+                                 f"'{leaf.index}={leaf.word}' beside other children; a word stands alone in its "
+                                 f"preterminal: (TAG {leaf.index}={leaf.word})")
+            label, function = name(b.label)
+            node_id = FIRST_NODE_ID + len(nodes)
+            nodes.append(PhraseNode(node_id, label, function, parent))
+            stack.extend((c, node_id) for c in reversed(b.children))
 
     root_label = ""
     if len(top) == 1 and top[0].label in ROOT_LABELS and not is_preterminal(top[0]):
@@ -237,7 +243,13 @@ def parse_discbracket(text: str | Iterable[str], source: str = "<string>", funct
     lines = text.splitlines() if isinstance(text, str) else [ln.rstrip("\r\n") for ln in text]
     if lines:
         lines[0] = lines[0].removeprefix("\ufeff")
-    return [_tree(_tree_part(ln), source, n, functions) for n, ln in enumerate(lines, 1) if ln.strip()]
+    trees = []
+    for n, ln in enumerate(lines, 1):
+        if ln.strip():
+            tree = _tree_part(ln)
+            check_brackets(tree, source, first_line=n)  # one tree per line: its depth is the line's
+            trees.append(_tree(tree, source, n, functions))
+    return trees
 
 
 def read_discbracket(path: str | os.PathLike, functions: str = "keep") -> list[PhraseTree]:

@@ -90,15 +90,20 @@ class PhraseTree:
         return ", ".join(parts) or "tree"
 
     def _check_cycles(self) -> None:
+        """Every node leads to the root: one walk up per node, stopping at a node already known to (linear in
+        the number of nodes, however deep the tree; no recursion)."""
         parent = {node.id: node.parent for node in self.nodes}
+        leads_to_root = {ROOT}
         for start in parent:
-            seen, at = set(), start
-            while at != ROOT:
+            path, seen, at = [], set(), start
+            while at not in leads_to_root:
                 if at in seen:
                     raise InputError(f"{self._at()}: node #{start}'s parents form a cycle; a tree's nodes must "
                                      f"lead to the root (0)")
                 seen.add(at)
+                path.append(at)
                 at = parent[at]
+            leads_to_root.update(path)
 
     def __len__(self) -> int:
         return len(self.words)

@@ -67,3 +67,83 @@ def test_a_parameter_file_that_cannot_be_read_is_a_located_config_error(tmp_path
         EvalbParams.read(path)
     with pytest.raises(ConfigError, match=r"none\.prm: no such file \(an EVALB parameter file\)"):
         EvalbParams.read(tmp_path / "none.prm")
+
+
+# ---------------------------------------------------------------- depth
+
+def run_cli(*args: str):
+    from typer.testing import CliRunner
+
+    from spacy_anno_eval.cli.app import app
+
+    return CliRunner().invoke(app, ["trees", *map(str, args)])
+
+
+def one_error_line(result, *names: str) -> str:
+    """The one line on stderr of an exit 2, naming each of ``names``."""
+    assert result.exit_code == 2, result.output
+    (line,) = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert line.startswith("anno-eval: error: ") and "Traceback" not in result.output, line
+    for name in names:
+        assert name in line, line
+    return line
+
+
+def chain(depth: int, leaf: str) -> str:
+    return "(X " * depth + leaf + ")" * depth
+
+
+def test_discbracket_1000_deep_is_refused_not_crashed(tmp_path):
+    path = tmp_path / "deep.discbracket"
+    path.write_text("(ROOT (NN 0=a))\n" + f"(ROOT {chain(1000, '(NN 0=a)')})\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"deep\.discbracket, line 2: brackets nest\w* deeper than 200 levels"):
+        read_discbracket(path)
+    one_error_line(run_cli(path, path), "deep.discbracket, line 2", "200")
+
+
+def test_discbracket_200_deep_is_read(tmp_path):
+    from spacy_anno_eval.trees.discbracket import parse_discbracket
+
+    tree = parse_discbracket(f"(ROOT {chain(198, '(NN 0=a)')})")[0]  # ROOT + 198 + the preterminal: 200
+    assert len(tree.nodes) == 198 and tree.constituents()[-1].positions == (0,)
+
+
+@pytest.mark.parametrize("layout", ["line", "tree", "auto"])
+def test_penn_brackets_1000_deep_are_refused_not_crashed(layout, tmp_path):
+    path = tmp_path / "deep.mrg"
+    path.write_text(f"(S (NN a))\n( (S\n{chain(1000, '(NN a)')}\n))\n", encoding="utf-8")
+    if layout == "line":  # one sentence per line: the second line holds 1002 open brackets
+        path.write_text(f"(S (NN a))\n(S {chain(1000, '(NN a)')})\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"deep\.mrg, line \d: brackets nest\w* deeper than 200 levels"):
+        read_brackets(path, layout)
+    one_error_line(run_cli(path, path), "deep.mrg, line", "200")
+
+
+def test_evalb_strings_1000_deep_are_refused_not_crashed():
+    from spacy_anno_eval.trees.evalb import evaluate_trees
+
+    with pytest.raises(InputError, match="deeper than 200"):
+        evaluate_trees([f"(S {chain(1000, '(NN a)')})"], ["(S (NN a))"])
+
+
+def test_negra_1000_deep_chain_is_scored_without_recursion(tmp_path):
+    """NEGRA export is not bracketed (nodes name their parents) and no walk recurses: a chain 1,000 nodes deep
+    is read and scored."""
+    depth = 1000
+    lines = ["#BOS 1", "a\tNN\t--\t--\t500"]
+    lines += [f"#{500 + i}\tX\t--\t--\t{501 + i if i < depth - 1 else 0}" for i in range(depth)]
+    path = tmp_path / "deep.export"
+    path.write_text("\n".join([*lines, "#EOS 1"]) + "\n", encoding="utf-8")
+    tree = read_negra(path)[0]
+    assert len(tree.nodes) == depth and tree.yields()[500 + depth - 1] == (0,)
+    result = run_cli(path, path, "--json", tmp_path / "out.json", "-q")
+    assert result.exit_code == 0, result.output
+
+
+def test_tiger_xml_1000_deep_is_refused_not_crashed(tmp_path):
+    path = tmp_path / "deep.xml"
+    path.write_text("<corpus><body>" + "<subcorpus>" * 1000 + "</subcorpus>" * 1000 + "</body></corpus>",
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="deeper than 200"):
+        read_tiger(path)
+    one_error_line(run_cli(path, path), "deep.xml", "200")
