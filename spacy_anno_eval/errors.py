@@ -100,6 +100,18 @@ class TokenMismatchWarning(UserWarning):
     """
 
 
+class NonFiniteNumberWarning(UserWarning):
+    """Numbers that are not finite (``NaN``, ``Infinity``, a literal such as ``1e999``) were read as null: JSON has
+    no such numbers, so every reader reads them as a missing value (:mod:`spacy_anno_eval.io.parse`); one warning
+    per file, with the count."""
+
+
+class UnitIdColumnWarning(UserWarning):
+    """A column of a ratings table was read as the units' ids (or their groups), not as an annotator: its header
+    names units (``Units``, ``Item``, ``Group``, ...) or its values differ on every row
+    (:func:`~spacy_anno_eval.agreement.summary.read_table`; ``--id-column none`` reads it as an annotator)."""
+
+
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,
           span: tuple[int, int] | None = None) -> str:
     """Format a location prefix such as ``key.jsonl, line 4, document 'd3', span [5, 9)``."""

@@ -16,13 +16,12 @@ of mentions without offsets.
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError
-from ..io.jsonl import loads
+from ..io.parse import json_lines, sniff_json
 from .align import Mention
 
 
@@ -33,18 +32,13 @@ def is_mentions_jsonl(path: str | Path) -> bool:
     with p.open(encoding="utf-8-sig", errors="replace") as handle:  # a sniff: the reader names bad bytes
         for line in handle:
             if line.strip():
-                try:
-                    value = loads(line, f"{p}, line 1")
-                except (json.JSONDecodeError, InputError):  # the corpus reader names what is wrong
-                    return False
+                value = sniff_json(line)  # None when not JSON: the corpus reader names what is wrong
                 return isinstance(value, dict) and "mentions" in value
     return False
 
 
 def read_mentions_jsonl(path: str | Path, encoding: str = "utf-8-sig") -> tuple[list[Mention], dict[str, str]]:
     """Mentions and document texts (where given) from a mentions JSONL file."""
-    from ..io.jsonl import json_lines
-
     p = Path(path)
     mentions, texts = [], {}
     for lineno, doc in json_lines(p, encoding=encoding):

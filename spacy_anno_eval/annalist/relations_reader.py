@@ -39,7 +39,6 @@ and the relation.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -49,6 +48,7 @@ from ..annotations.docs import doc_id as docs_doc_id
 from ..annotations.docs import doc_relations
 from ..errors import InputError, where
 from ..io.jsonl import _doc_id, _records
+from ..io.parse import excerpt
 from .relations import Relation, entity_id
 
 _SKIPPED_ANSWERS = {"reject", "ignore"}
@@ -232,10 +232,7 @@ def _label(label: Any, loc: str) -> str:
 
 
 def _show(value: Any) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
+    text = excerpt(value, 200)
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import os
 import re
@@ -75,6 +74,7 @@ from .. import files
 from ..annotations.docs import as_docs, doc_id, found_selectors, span_rows
 from ..annotations.table import parse_selector
 from ..errors import ConfigError, InputError, where
+from ..io.parse import decode, json_file, read_bytes
 from .continuum import Continuum, offset_problem
 
 if TYPE_CHECKING:
@@ -93,28 +93,16 @@ _SUFFIX_FORMAT = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".textgrid": "t
 # common helpers
 
 
-def _read_bytes(p: Path) -> bytes:
-    try:
-        return p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
+_SAVE_AS = "save it as UTF-8 (or UTF-16 with a byte-order mark)"
 
 
 def _read_text(p: Path, data: bytes | None = None) -> str:
-    """The file (or its ``data``) as text: UTF-16 after a UTF-16 byte-order mark, else UTF-8 (BOM allowed)."""
+    """The file (or its ``data``) as text: UTF-16 after a UTF-16 byte-order mark, else UTF-8 (BOM allowed); read
+    by the located loaders (:mod:`spacy_anno_eval.io.parse`)."""
     if data is None:
-        data = _read_bytes(p)
-    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        start = exc.start + (3 if encoding == "utf-8-sig" and data.startswith(b"\xef\xbb\xbf") else 0)
-        utf16 = encoding == "utf-16"
-        line = (data[:start].decode(encoding, errors="replace").count("\n") if utf16
-                else data.count(b"\n", 0, start)) + 1
-        name = "UTF-16" if utf16 else "UTF-8"
-        raise InputError(f"{where(str(p), line=line)}: not {name} text ({exc.reason} at byte {start}); save it as "
-                         f"UTF-8 (or UTF-16 with a byte-order mark)") from exc
+        data = read_bytes(p)
+    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
+    return decode(data, p, encoding, fix=_SAVE_AS)
 
 
 def _float(text: str) -> float | None:
@@ -242,11 +230,7 @@ def _units_from_json(items: Any, source: str) -> Continuum:
 def read_fixture(path: PathLike) -> tuple[Continuum, dict[str, Any]]:
     """Read a DKPro/pygamma γ fixture: its ``continuum`` as a :class:`Continuum`, and the whole parsed JSON."""
     p = Path(path)
-    try:
-        data = json.loads(_read_text(p))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where(str(p), line=exc.lineno)}: invalid JSON ({exc.msg} at column "
-                                 f"{exc.colno})") from exc
+    data = json_file(p, fix=_SAVE_AS, expected="a γ fixture is a JSON object with a 'continuum' list")
     if not isinstance(data, dict) or "continuum" not in data:
         raise InputError(f"{p}: not a γ fixture: expected a JSON object with a 'continuum' list of "
                                  f"{{annotator, start, end, category}}")
@@ -568,7 +552,7 @@ def read_textgrid(path: PathLike) -> Continuum:
     """
     p = Path(path)
     src = str(p)
-    data = _read_bytes(p)
+    data = read_bytes(p)
     if data.startswith(b"ooBinaryFile"):
         raise InputError(f"{src}: a binary Praat file; save the TextGrid as a text file in Praat")
     text = _read_text(p, data)

@@ -195,23 +195,10 @@ def _xml_annotations(element: Any, doc: _Doc, loc: str, within: tuple[int, int] 
 
 
 def _json_docs(path: Path) -> list[_Doc]:
-    from .jsonl import loads
+    from .parse import json_file
 
     source = str(path)
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"{source}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start}); BioC JSON is UTF-8") \
-            from None
-    import json
-
-    try:
-        value = loads(raw, source)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where(source, line=exc.lineno)}: invalid JSON ({exc.msg} at column {exc.colno})") \
-            from None
+    value = json_file(path, fix="BioC JSON is UTF-8")
     if isinstance(value, dict) and "documents" in value:
         items = value["documents"]
     elif isinstance(value, dict) and "passages" in value:

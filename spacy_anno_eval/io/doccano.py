@@ -37,7 +37,6 @@ located :class:`InputError`, as do invalid JSON and every wrong structure. ``fea
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -45,8 +44,14 @@ from typing import Any
 
 from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
-from .jsonl import json_lines, loads
 from .multiset import MultiSetBuilder, export_files
+from .parse import excerpt, json_file, json_lines
+
+
+def declared_inputs(path: Path, *, labels: Any = None, **options: Any) -> list[Path]:
+    """Every file :func:`read_doccano` opens: the export (a file or folder) and the label table ``labels`` when it
+    is a path (:mod:`spacy_anno_eval.io.registry`)."""
+    return [path] + ([Path(labels)] if isinstance(labels, str | os.PathLike) else [])
 
 
 def read_doccano(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
@@ -80,15 +85,7 @@ def _label_names(labels: Any) -> dict[str, str] | None:
         raise ConfigError(f"labels must be the path of doccano's label JSON or a mapping of label ids to names, got "
                           f"{type(labels).__name__}")
     p = Path(labels)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read the label table ({exc})") from exc
-    try:
-        value = loads(text, str(p))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where(str(p), line=exc.lineno)}: invalid JSON ({exc.msg}); the label table is the "
-                         f"JSON list doccano exports from the project's labels") from exc
+    value = json_file(p, expected="the label table is the JSON list doccano exports from the project's labels")
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
         return {str(k): v for k, v in value.items()}
     if not isinstance(value, list):
@@ -98,7 +95,7 @@ def _label_names(labels: Any) -> dict[str, str] | None:
     for i, item in enumerate(value):
         name = item.get("text", item.get("name")) if isinstance(item, dict) else None
         if not isinstance(item, dict) or item.get("id") is None or not isinstance(name, str) or not name:
-            raise InputError(f"{p}, item [{i}]: a label needs an \"id\" and a \"text\", got {json.dumps(item)[:80]}")
+            raise InputError(f"{p}, item [{i}]: a label needs an \"id\" and a \"text\", got {excerpt(item)}")
         table[str(item["id"])] = name
     return table
 
@@ -150,7 +147,7 @@ class _Reader:
                 where_i = f"{loc}, annotations[{i}]"
                 if not isinstance(a, dict):
                     raise InputError(f"{where_i}: expected {{\"label\", \"start_offset\", \"end_offset\", \"user\"}}, "
-                                     f"got {json.dumps(a)[:80]}")
+                                     f"got {excerpt(a)}")
                 user = a.get("user")
                 if isinstance(user, bool) or not (user is None or isinstance(user, (int, str))):
                     raise InputError(f"{where_i}: \"user\" must be a user id, got {user!r}")
@@ -176,7 +173,7 @@ class _Reader:
                     self.categories += 1
                     continue
                 if not isinstance(item, list) or len(item) != 3:
-                    raise InputError(f"{where_i}: expected [start, end, label], got {json.dumps(item)[:80]}")
+                    raise InputError(f"{where_i}: expected [start, end, label], got {excerpt(item)}")
                 self.span(file_set, d, text, item[0], item[1], item[2], where_i)
         entities = record.get("entities")
         if entities is not None:
@@ -186,7 +183,7 @@ class _Reader:
                 where_i = f"{loc}, entities[{i}]"
                 if not isinstance(e, dict):
                     raise InputError(f"{where_i}: expected {{\"start_offset\", \"end_offset\", \"label\"}}, got "
-                                     f"{json.dumps(e)[:80]}")
+                                     f"{excerpt(e)}")
                 self.span(file_set, d, text, e.get("start_offset"), e.get("end_offset"), e.get("label"), where_i)
         relations = record.get("relations")
         if isinstance(relations, list):

@@ -78,7 +78,6 @@ Choices:
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 import xml.etree.ElementTree as ET
@@ -91,6 +90,7 @@ from ..annotations.table import Corpus
 from ..errors import CoveredTextWarning, InputError, where
 from .multiset import MultiSetBuilder
 from .offsets import Utf16Offsets
+from .parse import finite_number, json_file
 from .xml import local_name, parse_xml, root_name
 
 DEFAULT_SET = "default"
@@ -134,7 +134,7 @@ def _java_value(value_el: ET.Element, loc: str) -> Any:
         if cls in _INT_CLASSES:
             return int(text.strip())
         if cls in _FLOAT_CLASSES:
-            return float(text.strip())
+            return finite_number(float(text.strip()))  # NaN / Infinity: None, the one rule (io.parse)
     except ValueError:
         raise InputError(f"{loc}: the value {text[:40]!r} is not a number of class {cls}; check the file") from None
     if cls == "java.lang.Boolean":
@@ -253,16 +253,7 @@ def _xml_annotation(ann: ET.Element, nodes: dict[str, int], loc: str) -> _Ann:
 
 def _read_bdoc(path: Path, doc_id: str) -> _Doc:
     src = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{src}: cannot read ({exc.strerror or exc})") from None
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{src}: not UTF-8 (byte {exc.start}); bdoc JSON is UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where(src, line=exc.lineno)}: invalid JSON ({exc.msg}, column {exc.colno})") from None
+    data = json_file(path, fix="bdoc JSON is UTF-8")
     here = where(src, doc_id)
     if not isinstance(data, dict):
         raise InputError(f"{here}: a bdoc JSON document is an object with text and annotation_sets, got "

@@ -37,9 +37,7 @@ without a ``label``, and a span with ``start >= end``, ``start < 0`` or
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,6 +46,10 @@ import numpy as np
 
 from ..annotations.table import ALL_FEATURES, INDEX, Corpus, SpanTableBuilder, one_layer_selectors
 from ..errors import InputError, where
+from .parse import MAX_DEPTH, excerpt, json_depth, json_lines, json_value
+
+MAX_JSON_DEPTH = MAX_DEPTH
+_EXPECTED = "expected one JSON object per line"
 
 _SPAN_KEYS = {"start", "end", "label", "token_start", "token_end", "features"}
 _SKIPPED_ANSWERS = {"reject", "ignore"}
@@ -123,68 +125,15 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
     return corpus, found
 
 
-def json_lines(p: Path, encoding: str = "utf-8") -> Iterator[tuple[int, Any]]:
-    """(line number, parsed JSON value) for every non-blank line of a JSONL file.
-
-    Raise :class:`InputError` naming the file (and line) for an
-    unreadable file, invalid JSON or text that is not in ``encoding``.
-    """
-    try:
-        handle = p.open(encoding=encoding)
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
-    with handle:
-        yield from _json_values(handle, p, encoding)
-
-
 def _json_values(lines: Iterable[str], p: Path, encoding: str, first_line: int = 1) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed JSON value) for every non-blank line of ``lines`` (decoded lazily)."""
-    try:
-        for line_no, line in enumerate(lines, first_line):
-            if not line.strip():
-                continue
-            try:
-                value = loads(line, where(str(p), line=line_no))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{where(str(p), line=line_no)}: invalid JSON ({exc.msg} at column "
-                                         f"{exc.colno}); expected one JSON object per line") from exc
-            yield line_no, value
-    except UnicodeDecodeError as exc:
-        from .encoding import undecodable
-
-        raise undecodable(p, encoding, err=exc) from exc
-
-
-#: the deepest nesting of JSON arrays and objects read; deeper input is refused (Python's parser would
-#: overflow its recursion limit near 1,000)
-MAX_JSON_DEPTH = 200
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-
-
-def json_depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in the JSON ``text`` (brackets inside strings do not count)."""
-    bare = np.frombuffer(_JSON_STRING.sub("", text).encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    step = (np.isin(bare, (ord("["), ord("{"))).astype(np.int64) - np.isin(bare, (ord("]"), ord("}"))))
-    return int(np.cumsum(step).max(initial=0))
-
-
-def loads(text: str, location: str) -> Any:
-    """``json.loads(text)``, refusing nesting deeper than :data:`MAX_JSON_DEPTH` with an :class:`InputError`
-    that starts with ``location`` (the file and line); :class:`json.JSONDecodeError` passes through. The depth
-    is measured only for text holding more brackets than the limit, so ordinary records cost nothing more."""
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
-        raise InputError(f"{location}: JSON nesting deeper than {MAX_JSON_DEPTH} levels; this is no annotation "
-                         f"record (check the file)")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise InputError(f"{location}: JSON nesting deeper than {MAX_JSON_DEPTH} levels; this is no annotation "
-                         f"record (check the file)") from None
+    """(line number, parsed JSON value) for every non-blank line of ``lines``, by the rules of
+    :func:`spacy_anno_eval.io.parse.json_lines`."""
+    return json_lines(lines, str(p), encoding, first_line=first_line, expected=_EXPECTED)
 
 
 def _records(p: Path, encoding: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, JSON object) for every non-blank line."""
-    return _objects(json_lines(p, encoding), p)
+    return _objects(json_lines(p, encoding=encoding, expected=_EXPECTED), p)
 
 
 def _objects(values: Iterable[tuple[int, Any]], p: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -249,7 +198,7 @@ def _span_fields(item: Any, field: str, i: int, source: str, line_no: int,
         (start, end, label), extra = item, {}
     else:
         raise InputError(f"{loc}: expected {{\"start\", \"end\", \"label\"}} or [start, end, label], "
-                                 f"got {json.dumps(item)[:80]}")
+                                 f"got {excerpt(item)}")
     for name, value in (("start", start), ("end", end)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise InputError(f"{loc}: \"{name}\" must be an integer character offset, got {value!r}")
@@ -271,6 +220,11 @@ def _features(extra: dict[str, Any], wanted: tuple[str, ...]) -> dict[str, Any]:
         elif name in extra and name not in _SPAN_KEYS:
             out[name] = extra[name]
     return out
+
+
+def loads(text: str, location: str) -> Any:
+    """``text`` decoded by :func:`spacy_anno_eval.io.parse.json_value` (``location``: the file, for messages)."""
+    return json_value(text, location)
 
 
 __all__ = ["MAX_JSON_DEPTH", "json_depth", "json_lines", "loads", "read_jsonl", "read_jsonl_lines"]

@@ -48,7 +48,6 @@ Choices:
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -56,9 +55,9 @@ from pathlib import Path
 from typing import Any
 
 from ..annotations.table import Corpus
-from ..errors import ConfigError, InputError, where
-from .jsonl import loads
+from ..errors import ConfigError, InputError
 from .multiset import MultiSetBuilder, export_files
+from .parse import json_file
 
 #: task keys that are no task data (for a task without ``data``)
 _TASK_KEYS = {"id", "annotations", "completions", "predictions", "drafts", "meta", "created_at", "updated_at",
@@ -91,21 +90,7 @@ def read_labelstudio(path: str | os.PathLike, *, selectors: Sequence[str] = ("en
 
 
 def _load(p: Path) -> Any:
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror or exc})") from exc
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        from .encoding import undecodable
-
-        raise undecodable(p, "utf-8", err=exc) from exc
-    try:
-        return loads(text, str(p))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{where(str(p), line=exc.lineno)}: invalid JSON ({exc.msg} at column {exc.colno}); a "
-                         f"Label Studio export is a JSON list of tasks") from exc
+    return json_file(p, expected="a Label Studio export is a JSON list of tasks")
 
 
 def _name(v: Any) -> str:

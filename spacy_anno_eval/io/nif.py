@@ -60,6 +60,7 @@ from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
 from .multiset import MultiSetBuilder, export_files
 from .offsets import Utf16Offsets, utf16_length
+from .parse import finite_number
 
 NIF = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
 ITSRDF = "http://www.w3.org/2005/11/its/rdf#"
@@ -251,7 +252,7 @@ def _annotation(graph: Any, node: Any, string: Any, counts: dict[str, int]) -> t
     confidence = values("taConfidence")
     if confidence:
         try:
-            feats["taConfidence"] = float(confidence[0])
+            feats["taConfidence"] = finite_number(float(confidence[0]))  # "NaN": None (io.parse's one rule)
         except ValueError:
             feats["taConfidence"] = confidence[0]
     annotators = values("taAnnotatorsRef")

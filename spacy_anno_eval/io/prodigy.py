@@ -56,8 +56,8 @@ from typing import Any
 
 from ..annotations.table import Corpus
 from ..errors import InputError, where
-from .jsonl import json_lines
 from .multiset import MultiSetBuilder, export_files
+from .parse import json_lines
 
 DEFAULT_SET = "default"
 _SPAN_KEYS = {"start", "end", "token_start", "token_end", "label", "text"}
@@ -92,7 +92,7 @@ def read_prodigy(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",
     order = dropped = 0
     for f in export_files(p, (".jsonl",)):
         source = str(f)
-        for line, value in json_lines(f, encoding):
+        for line, value in json_lines(f, encoding=encoding):
             if not isinstance(value, dict):
                 raise InputError(f"{where(source, line=line)}: expected a JSON object (one Prodigy task), got "
                                  f"{type(value).__name__}")

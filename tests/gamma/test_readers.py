@@ -121,7 +121,7 @@ def test_read_csv_errors(tmp_path, text, message):
 
 
 def test_read_csv_missing_file(tmp_path):
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="no such file"):
         read_csv(tmp_path / "nope.csv")
 
 
