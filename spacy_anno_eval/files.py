@@ -28,11 +28,12 @@ cannot be written or that are one of its inputs.
 from __future__ import annotations
 
 import glob
+import json
 import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -234,16 +235,36 @@ def write_text(path: str | os.PathLike, text: str) -> Path:
 
 PathArg = str | os.PathLike | None
 
+#: functions that add to a command's inputs the files their readers will open besides them (an XMI file's type
+#: system): :mod:`spacy_anno_eval.io` registers the readers' declarations here when it is imported (this module,
+#: below it, cannot import it), so that :func:`check_outputs` refuses them for every command
+_INPUT_EXPANDERS: list[Callable[[Iterable[PathArg]], list[PathArg]]] = []
+
+
+def register_input_expander(expand: Callable[[Iterable[PathArg]], list[PathArg]]) -> None:
+    """Have :func:`check_outputs` count as inputs what ``expand(inputs)`` adds to them (once per function)."""
+    if expand not in _INPUT_EXPANDERS:
+        _INPUT_EXPANDERS.append(expand)
+
 
 def _expand(inputs: Iterable[PathArg]) -> list[tuple[str, str]]:
-    """The inputs that exist, as (given, real path); a glob pattern (``--shards``) stands for its files."""
+    """The inputs that exist, as (given, real path), with the files their readers declare; a glob pattern
+    (``--shards``) stands for its files."""
+    if not _INPUT_EXPANDERS:
+        import importlib
+
+        importlib.import_module(__package__ + ".io")  # registers the readers' declared inputs (above)
+    inputs = list(inputs)
+    for expand in _INPUT_EXPANDERS:
+        inputs = expand(inputs)
     out = []
     for given in inputs:
         if given is None or os.fspath(given) == STDOUT:
             continue
         name = os.fspath(given)
         names = [name] if os.path.lexists(name) or not glob.has_magic(name) else sorted(glob.glob(name))
-        out.extend((n, os.path.realpath(n)) for n in names if os.path.exists(n))
+        shown = given.describe() if hasattr(given, "describe") else None  # a reader's side file names its input
+        out.extend((shown or n, os.path.realpath(n)) for n in names if os.path.exists(n))
     return out
 
 
@@ -276,7 +297,9 @@ def check_outputs(inputs: Iterable[PathArg], outputs: Iterable[PathArg] = (), *,
     """Refuse, before a command does any work, outputs that cannot or must not be written; return whether one of
     them is standard output (the command then prints nothing else there: its tables would spoil the output).
 
-    ``inputs``: the command's input files and folders (``None`` skipped; a glob pattern stands for its files).
+    ``inputs``: the command's input files and folders (``None`` skipped; a glob pattern stands for its files),
+    to which the files their readers declare are added (:func:`register_input_expander`: an XMI file's type
+    system, a brat ``.ann``'s ``.txt``), so that no command needs to name them.
     ``outputs``: its output files (``None``: not asked for). Each is refused
     (:class:`~spacy_anno_eval.errors.ConfigError`, one line naming it) when it is a folder or a socket, is one of
     ``inputs`` (the same file: through a symlink or a hard link too) or lies inside an input folder, is the
@@ -332,11 +355,36 @@ def rows_as_tsv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def rows_as_jsonl(rows: Sequence[dict[str, Any]]) -> str:
-    """Rows as JSON lines (UTF-8 kept as is)."""
-    import json
+def json_text(value: Any, *, indent: int | None = None, sort_keys: bool = False,
+              default: Callable[[Any], Any] | None = None) -> str:
+    """``value`` as strict JSON text, the one way the package turns a value into JSON for an output: NaN and
+    infinite numbers (numpy's too) become ``null`` (:func:`~spacy_anno_eval.figures.json_safe`), and the encoder
+    refuses any that remain (``allow_nan=False``), so no output can hold ``NaN`` or ``Infinity``, which are not
+    JSON. UTF-8 is kept as it is (``ensure_ascii=False``); ``default`` turns what JSON cannot hold into what it
+    can (``str``), as :func:`json.dumps`'s does.
 
-    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    >>> json_text({"kappa": float("nan"), "label": "Café"})
+    '{"kappa": null, "label": "Café"}'
+    """
+    from .figures import json_safe
+
+    return json.dumps(json_safe(value), indent=indent, sort_keys=sort_keys, ensure_ascii=False, allow_nan=False,
+                      default=default)
+
+
+def write_json(path: str | os.PathLike, value: Any, *, indent: int | None = 2) -> Path:
+    """Write ``value`` as strict JSON (:func:`json_text`) with a final line end to ``path`` atomically."""
+    return write_text(path, json_text(value, indent=indent) + "\n")
+
+
+def rows_as_jsonl(rows: Iterable[Any]) -> str:
+    """Rows as JSON lines (strict JSON: :func:`json_text`; UTF-8 kept as is)."""
+    return "".join(json_text(row) + "\n" for row in rows)
+
+
+def write_jsonl(path: str | os.PathLike, rows: Iterable[Any]) -> Path:
+    """Write ``rows`` as JSON lines (:func:`rows_as_jsonl`) to ``path`` atomically."""
+    return write_text(path, rows_as_jsonl(rows))
 
 
 def write_rows(path: Any, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:

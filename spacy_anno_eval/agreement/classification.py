@@ -50,7 +50,6 @@ of :mod:`spacy_anno_eval.agreement.coefficients`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +58,7 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..figures import none_if_undefined
+from ..files import json_text
 from ..spans.align import CORRECT, INCORRECT
 from .coefficients import (
     ContingencyTable,
@@ -94,7 +94,7 @@ def category(value: Any, missing: str) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+        return json_text(value, sort_keys=True, default=str)
     return str(value)
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 import re
 import secrets
 from bisect import bisect_left
@@ -35,6 +34,7 @@ from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..files import json_text
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, macro_docs_note, pct
 
 MAX_DIFF_DOCS = 100
@@ -58,7 +58,7 @@ def _features(side: dict[str, Any] | None) -> str:
     if not side or not side.get("features"):
         return ""
     # JSON shows the value's type: "5" (a string) and 5 (a number) do not match (GATE 10.2.3)
-    return "; ".join(f"{k}={json.dumps(v, ensure_ascii=False, default=str)}" for k, v in side["features"].items())
+    return "; ".join(f"{k}={json_text(v, default=str)}" for k, v in side["features"].items())
 
 
 # ---------------------------------------------------------------- displaCy ---

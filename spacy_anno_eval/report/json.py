@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from pathlib import Path
@@ -13,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..figures import json_safe
-from ..files import open_atomic, write_text
+from ..files import json_text, open_atomic, write_text
 from ..spans.counts import PerDocRows, _is_count, _rows
 
 
@@ -33,13 +31,12 @@ def write_json(data: Any, path: str | os.PathLike) -> Path:
     """
     lazy = {k: v for k, v in data.items() if isinstance(v, PerDocRows)} if isinstance(data, dict) else {}
     if not lazy:
-        return write_text(path, json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        return write_text(path, json_text(data, indent=2) + "\n")
     marks = {k: f"per-doc-rows-{secrets.token_hex(16)}" for k in lazy}
-    text = json.dumps(json_safe({k: marks.get(k, v) for k, v in data.items()}), indent=2, ensure_ascii=False,
-                      allow_nan=False) + "\n"
+    text = json_text({k: marks.get(k, v) for k, v in data.items()}, indent=2) + "\n"
     with open_atomic(path) as out:
         for key, rows in lazy.items():
-            before, text = text.split(json.dumps(marks[key]), 1)
+            before, text = text.split(json_text(marks[key]), 1)
             out.write(before.encode("utf8"))
             _write_rows(out, rows, "    ")  # a top-level value: its items at 4 spaces, as indent=2 puts them
         out.write(text.encode("utf8"))
@@ -52,7 +49,7 @@ def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
     Every row nests the same keys, so their layout becomes one ``%`` template
     and each chunk's values are turned into JSON text a column at a time
     (json's indented encoder is pure Python, about 10x slower); a chunk with a
-    value that is not finite is written by ``json.dumps`` row by row.
+    value that is not finite is written by :func:`~spacy_anno_eval.files.json_text` row by row.
     """
     if not len(rows):
         out.write(b"[]")
@@ -66,8 +63,7 @@ def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
             template = _template(table, indent)
         columns = _json_columns(table)
         if columns is None:
-            texts = [indent + json.dumps(json_safe(r), indent=2, ensure_ascii=False, allow_nan=False)
-                     .replace("\n", "\n" + indent) for r in _rows(table)]
+            texts = [indent + json_text(r, indent=2).replace("\n", "\n" + indent) for r in _rows(table)]
         else:
             texts = [template % values for values in zip(*columns, strict=True)]
         out.write((("\n" if a == 0 else ",\n") + ",\n".join(texts)).encode("utf8"))
@@ -78,7 +74,7 @@ def _template(table: dict[str, Any], indent: str) -> str:
     """The ``json.dumps(row, indent=2)`` layout of a row of ``table`` at ``indent``, each value a ``%s``."""
     def layout(d: dict[str, Any], pad: str) -> str:
         inner = pad + "  "
-        items = [inner + json.dumps(k, ensure_ascii=False).replace("%", "%%") + ": "
+        items = [inner + json_text(k).replace("%", "%%") + ": "
                  + (layout(v, inner) if isinstance(v, dict) else "%s") for k, v in d.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
@@ -98,7 +94,7 @@ def _json_columns(table: dict[str, Any]) -> list[list[str]] | None:
             continue
         arr = np.asarray(value)
         if arr.dtype == object:
-            out.append([json.dumps(v, ensure_ascii=False) for v in arr.tolist()])
+            out.append([json_text(v) for v in arr.tolist()])
         elif _is_count(key):
             out.append(list(map(int.__repr__, arr.astype(np.int64).tolist())))
         else:

@@ -417,12 +417,9 @@ def _undecided_lines(evaluation: Any, result: _Result, accept_agreed: bool) -> l
 
 def write_choices(lines: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Path:
     """Write choices lines (:func:`undecided_choices`) as JSONL to ``path``, atomically."""
-    import json
+    from ..files import json_text, write_text
 
-    from ..files import write_text
-
-    return write_text(path, "".join(json.dumps(dict(line), ensure_ascii=False, default=str) + "\n"
-                                    for line in lines))
+    return write_text(path, "".join(json_text(dict(line), default=str) + "\n" for line in lines))
 
 
 def adjudicate_files(key_path: str | os.PathLike, response_path: str | os.PathLike, out_path: str | os.PathLike,

@@ -24,7 +24,6 @@ character offsets do not compare.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import Any
 
 from ...annotations.docs import doc_id
 from ...errors import InputError
+from ...files import json_text
 
 CLEAN, MARKED, PROCESSED = "clean", "marked", "processed"
 TEXT_SUFFIXES = (".txt",)
@@ -243,4 +243,4 @@ def _digest(text: str) -> str:
 
 
 def _hash_of_digests(digests: list[str]) -> str:
-    return hashlib.sha256(json.dumps(sorted(digests)).encode("ascii")).hexdigest()
+    return hashlib.sha256(json_text(sorted(digests)).encode("ascii")).hexdigest()

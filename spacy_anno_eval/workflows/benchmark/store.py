@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import os
 import re
 import secrets
@@ -55,7 +54,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError, InputError
-from ...files import umask
+from ...files import json_text, umask, write_json
+from ...io.parse import json_file
 from .layout import BenchmarkDir, CleanCorpus, CleanDocument, corpus_hash
 
 MANIFEST = "manifest.json"
@@ -122,11 +122,7 @@ def list_baselines(bench: BenchmarkDir) -> list[Baseline]:
         manifest = folder / MANIFEST
         if not manifest.is_file():
             continue
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError, OSError) as err:
-            raise InputError(f"{manifest}: unreadable manifest ({err}); remove or repair the "
-                             f"baseline") from err
+        data = json_file(manifest, expected="remove or repair the baseline")
         if not isinstance(data, dict) or "data" not in data or "format" not in data:
             raise InputError(f"{manifest}: not a baseline manifest (no 'data'/'format'); remove or repair the "
                              f"baseline")
@@ -273,9 +269,7 @@ def _sync_tree(folder: Path) -> None:
 
 
 def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    from ...files import write_text
-
-    write_text(folder / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    write_json(folder / MANIFEST, manifest)
 
 
 def _progress(iterable: Iterable[Any], total: int, desc: str, quiet: bool) -> Iterator[Any]:
@@ -512,7 +506,7 @@ def import_baseline(bench: BenchmarkDir, predictions: str | os.PathLike, *, name
                 if table.features is not None and table.features[row]:
                     span["features"] = dict(table.features[row])
                 spans.append(span)
-            lines.append(json.dumps({"text": text, "spans": spans, "meta": {"id": doc_id}}, ensure_ascii=False))
+            lines.append(json_text({"text": text, "spans": spans, "meta": {"id": doc_id}}))
         write_text(tmp / PREDICTIONS, "\n".join(lines) + "\n")
         extra = {"model": {"name": name, "version": None, "lang": None, "pipeline": [],
                            "path": os.fspath(predictions)}, "config_hash": None, "n_entities": len(table)}
