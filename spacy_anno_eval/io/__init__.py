@@ -56,53 +56,48 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import files as _files
 from ..errors import ConfigError, InputError
+from . import registry
 
 if TYPE_CHECKING:
     from ..annotations.table import Corpus
 
-Reader = Callable[..., "Corpus"]
+ReadFunction = Callable[..., "Corpus"]
 
-# name -> (module, function, suffixes); modules are imported on first use
-_BUILTIN: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "docbin": ("docbin", "read_docbin", (".spacy",)),
-    "jsonl": ("jsonl", "read_jsonl", (".jsonl",)),
-    "conll": ("conll", "read_conll", (".conll", ".iob", ".iob1", ".iob2", ".bio", ".bioes", ".bilou",
-                                      ".tsv", ".txt", ".annotated")),
-    "brat": ("brat", "read_brat", (".ann",)),
-    "gate": ("gate", "read_gate", (".bdocjs", ".gate.xml")),
-    "xmi": ("xmi", "read_xmi", (".xmi",)),
-    "tsv3": ("tsv3", "read_tsv3", ()),
-    "labelstudio": ("labelstudio", "read_labelstudio", ()),
-    "doccano": ("doccano", "read_doccano", ()),
-    "bioc": ("bioc", "read_bioc", (".bioc", ".bioc.xml", ".bioc.json")),
-    "prodigy": ("prodigy", "read_prodigy", ()),
-    "nif": ("nif", "read_nif", (".ttl", ".nif")),
-}
+#: the built-in span readers (:mod:`.registry`: every reader of the package, whatever it reads)
+_BUILTIN: dict[str, registry.Reader] = {r.name: r for r in registry.BUILTIN if r.kind == "spans"}
 #: suffixes shared by several formats: the file's beginning tells (:func:`sniff_format`)
 _SNIFFED = (".xml", ".json", ".jsonl", ".tsv")
-_PLUGINS: dict[str, tuple[Reader, tuple[str, ...]]] = {}
+_PLUGINS: dict[str, registry.Reader] = {}
 _ENTRY_POINTS_LOADED = False
 _ENTRY_POINTS_LOCK = threading.Lock()
 
 
-def register_reader(name: str, suffixes: Sequence[str] = ()) -> Callable[[Reader], Reader]:
-    """Decorator: register ``reader`` for format ``name`` and file ``suffixes``."""
+def register_reader(name: str, suffixes: Sequence[str] = (), *, inputs: Callable[..., list[Path]] | None = None,
+                    sample: Callable[[registry.Sample], registry.Files | None] | None = None
+                    ) -> Callable[[ReadFunction], ReadFunction]:
+    """Decorator: register ``reader`` for format ``name`` and file ``suffixes`` (a span corpus reader:
+    :class:`.registry.Reader` of kind ``spans``). ``inputs(path, **options)``: every file the reader opens for
+    ``path`` when it is more than the path itself (side files); ``sample(case)``: a sample file of the format,
+    which the contract suite tries the reader on."""
 
-    def decorate(reader: Reader) -> Reader:
-        _PLUGINS[name] = (reader, tuple(s.lower() for s in suffixes))
-        return reader
+    def decorate(function: ReadFunction) -> ReadFunction:
+        _PLUGINS[name] = registry.register(registry.Reader(name, "spans", function,
+                                                           tuple(s.lower() for s in suffixes), inputs=inputs,
+                                                           sample=sample))
+        return function
 
     return decorate
 
 
 def _load_entry_points() -> None:
     """Register the readers of the ``spacy_anno_eval_readers`` entry points, once (under a lock: the key and
-    the response may be read in two threads)."""
+    the response may be read in two threads). An entry point names a read function (a span reader) or a
+    :class:`.registry.Reader`."""
     global _ENTRY_POINTS_LOADED
     with _ENTRY_POINTS_LOCK:
         if _ENTRY_POINTS_LOADED:
@@ -111,7 +106,11 @@ def _load_entry_points() -> None:
 
         for ep in entry_points(group="spacy_anno_eval_readers"):
             if ep.name not in _PLUGINS:
-                _PLUGINS[ep.name] = (ep.load(), ())
+                loaded = ep.load()
+                found = loaded if isinstance(loaded, registry.Reader) else registry.Reader(ep.name, "spans", loaded)
+                registry.register(found)
+                if found.kind == "spans":
+                    _PLUGINS[ep.name] = found
         _ENTRY_POINTS_LOADED = True
 
 
@@ -121,14 +120,13 @@ def formats() -> list[str]:
     return sorted(set(_BUILTIN) | set(_PLUGINS))
 
 
-def get_reader(name: str) -> Reader:
-    """The reader registered for format ``name``."""
+def get_reader(name: str) -> ReadFunction:
+    """The read function registered for format ``name``."""
     _load_entry_points()
     if name in _PLUGINS:
-        return _PLUGINS[name][0]
+        return _PLUGINS[name].function()
     if name in _BUILTIN:
-        module, func, _ = _BUILTIN[name]
-        return getattr(import_module(f"{__name__}.{module}"), func)
+        return _BUILTIN[name].function()
     raise InputError(f"unknown format {name!r}: use auto or one of {', '.join(formats())}")
 
 
@@ -154,18 +152,18 @@ def _contains(path: Path, needle: bytes, chunk: int = 1 << 20) -> bool:
 def _first_json_keys(head: str) -> set[str]:
     """The keys of the first JSON object in ``head`` (a JSONL line, or the first item of a JSON list), as far as
     they can be told from a prefix."""
-    import json
     import re
 
+    from .parse import sniff_json
+
     line = head.split("\n", 1)[0] if not head.startswith("[") else head
-    try:
-        value = json.loads(line)
-        if isinstance(value, list):
-            value = value[0] if value else {}
-        return set(value) if isinstance(value, dict) else set()
-    except (ValueError, RecursionError):  # a prefix of a longer document, or nested too deep to tell: the keys
-        # at depth one or two, by their look
+    value = sniff_json(line)
+    if value is None:  # a prefix of a longer document, or nested too deep to tell: the keys at depth one or
+        # two, by their look
         return set(re.findall(r'"([A-Za-z_][\w.]*)"\s*:', head[:4096]))
+    if isinstance(value, list):
+        value = value[0] if value else {}
+    return set(value) if isinstance(value, dict) else set()
 
 
 def sniff_format(path: str | os.PathLike) -> str | None:
@@ -230,13 +228,13 @@ def _detect_folder(p: Path) -> str:
 
 
 def _by_suffix(name: str) -> str | None:
-    for fmt, (_, found) in _PLUGINS.items():
-        if any(name.endswith(s) for s in found):
+    for fmt, plugin in _PLUGINS.items():
+        if any(name.endswith(s) for s in plugin.suffixes):
             return fmt
     # the longest matching suffix wins (``.bioc.xml`` before ``.xml``)
     best = None
-    for fmt, (_, _, found) in _BUILTIN.items():
-        for s in found:
+    for fmt, builtin in _BUILTIN.items():
+        for s in builtin.suffixes:
             if name.endswith(s) and (best is None or len(s) > best[1]):
                 best = (fmt, len(s))
     return best[0] if best else None
@@ -344,6 +342,9 @@ def split_options(names: Sequence[str], options: dict[str, Any], sources: Sequen
                           f"{offered}")
     return [{k: v for k, v in options.items() if t is None or k in t} for t in takes]
 
+
+# every command's outputs are checked against the files its inputs' readers declare (files.check_outputs)
+_files.register_input_expander(registry.expand_inputs)
 
 __all__ = ["check_options", "detect_format", "formats", "get_reader", "read_corpus", "reader_options",
            "register_reader", "split_options"]

@@ -44,6 +44,14 @@ IGNORED_KINDS = ("R", "E", "N", "*", "#")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 
 
+def declared_inputs(path: Path, **options: Any) -> list[Path]:
+    """Every file :func:`read_brat` opens for ``path``: an ``.ann`` file and its ``.txt`` (either named), or the
+    folder (:mod:`spacy_anno_eval.io.registry`)."""
+    if path.is_dir() or path.suffix.lower() not in (".ann", ".txt"):
+        return [path]
+    return [path.with_suffix(".ann"), path.with_suffix(".txt")]
+
+
 def brat_files(path: str | os.PathLike) -> list[tuple[Path, Path]]:
     """The (``.ann``, ``.txt``) pairs of a file or folder, sorted by name."""
     p = Path(path)

@@ -40,7 +40,8 @@ refused.
   ``begin``, ``end`` (and namespaced ones), and its child elements (inline
   string arrays, as a list of strings). With a **type system**, a feature's
   range types its value: Integer/Long/Short/Byte -> ``int``, Float/Double ->
-  ``float`` (Java's ``NaN``/``Infinity`` too), Boolean ``true``/``false`` ->
+  ``float`` (Java's ``NaN``/``Infinity`` read as ``None``, the one rule of
+  :mod:`spacy_anno_eval.io.parse`), Boolean ``true``/``false`` ->
   ``bool``, String and its subtypes -> ``str``, primitive arrays (inline or
   referenced) -> a list; features whose range is another feature structure
   (references: ``Governor``, ``FSArray``, ...) are left out; a feature the
@@ -80,7 +81,6 @@ refused.
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
 import zipfile
@@ -94,6 +94,7 @@ from ..annotations.table import Corpus
 from ..errors import InputError, where
 from .multiset import MultiSetBuilder
 from .offsets import Utf16Offsets
+from .parse import decode, finite_number, json_value
 from .xml import local_name, parse_xml
 
 XMI_NS = "http://www.omg.org/XMI"
@@ -251,7 +252,7 @@ class _Values:
             if range_name in _INTS:
                 return _int(value)
             if range_name in _FLOATS and "_" not in value:
-                return float(value)
+                return finite_number(float(value))  # Java's NaN / Infinity: null, by the one rule (io.parse)
             if range_name in _FLOATS:
                 raise ValueError(value)
         except ValueError:
@@ -528,8 +529,8 @@ class _Sources:
     def _states(self, load: Callable[[], bytes], source: str) -> None:
         """INCEpTION's project JSON: the state of each (document, user); other JSON files are ignored."""
         try:
-            project = json.loads(load())
-        except (ValueError, RecursionError):
+            project = json_value(decode(load(), source), source)
+        except InputError:  # not the project JSON: ignored, as other JSON files are
             return
         docs = project.get("annotation_documents") if isinstance(project, dict) else None
         if not isinstance(docs, list):
@@ -540,6 +541,18 @@ class _Sources:
 
 
 # -- the reader -------------------------------------------------------------------------------------------------
+
+def declared_inputs(path: Path, *, typesystem: str | os.PathLike | None = None, **options: Any) -> list[Path]:
+    """Every file :func:`read_xmi` opens for ``path`` besides it: the type system given (``typesystem``), else a
+    ``TypeSystem.xml`` / ``typesystem.xml`` beside an XMI file (a folder or a ZIP is read whole, its type systems
+    inside it) (:mod:`spacy_anno_eval.io.registry`)."""
+    found = [path]
+    if typesystem is not None:
+        found.append(Path(typesystem))
+    elif path.is_file() and path.suffix.lower() != ".zip":
+        found.extend(path.parent / name for name in _TYPESYSTEM_NAMES if (path.parent / name).is_file())
+    return found
+
 
 def read_xmi(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), features: Sequence[str] | None = None,
              label_feature: str | None = None, typesystem: str | os.PathLike | None = None,
