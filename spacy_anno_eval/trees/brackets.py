@@ -231,9 +231,15 @@ def read_text_file(path: str | os.PathLike, hint: str, encoding: str = "utf-8") 
 
 
 def read_brackets(path: str | os.PathLike, layout: str = "auto") -> list[BracketTree]:
-    """Read a Penn Treebank bracketed file (UTF-8; see the module docstring for layouts and errors)."""
+    """Read a Penn Treebank bracketed file (UTF-8; see the module docstring for layouts and errors). A file
+    without a tree, or whose sentences are all empty, is an :class:`InputError` (nothing to compare)."""
+    from .checks import refuse_empty
+
     text = read_text_file(path, "bracketed trees are read as UTF-8")
-    return parse_brackets(text, source=str(Path(path)), layout=layout)
+    trees = parse_brackets(text, source=str(Path(path)), layout=layout)
+    refuse_empty(trees, str(Path(path)), fix="a bracketed treebank holds trees such as (S (NP (DT The) (NN cat)) "
+                                             "(VP (VBD sat)))")
+    return trees
 
 
 __all__ = ["LAYOUTS", "Bracket", "BracketTree", "Constituent", "parse_brackets", "read_brackets", "read_text_file"]

@@ -157,10 +157,16 @@ class Treebank:
 
 
 def read_conllu(path: str | os.PathLike) -> Treebank:
-    """Read the basic trees of a CoNLL-U file (see the module docstring for errors and warnings)."""
+    """Read the basic trees of a CoNLL-U file (see the module docstring for errors and warnings). A file
+    without a sentence is an :class:`InputError` (nothing to compare)."""
+    from .checks import refuse_empty
+
     p = Path(path)
     text = read_text(p, "utf-8", fix="CoNLL-U files are UTF-8 (Universal Dependencies format): save it as UTF-8")
-    return parse_conllu(text.splitlines(), source=str(p))
+    treebank = parse_conllu(text.splitlines(), source=str(p))
+    refuse_empty(treebank, str(p), fix="a CoNLL-U file holds one word per line (10 tab-separated fields), "
+                                       "sentences separated by a blank line")
+    return treebank
 
 
 def parse_conllu(lines: str | Iterable[str], source: str = "<string>") -> Treebank:

@@ -528,15 +528,18 @@ def compare_treebanks(key: Treebank, response: Treebank, *, spacy_ignore_labels:
                       zero_division: float = 0.0) -> TreeComparison:
     """Compare ``response`` with ``key`` (same sentences, same words) at word, node and sentence level.
 
-    Raise :class:`InputError` when the tokenization differs (naming
-    the first sentence that differs), when a tree is not acyclic or when
-    there is no word at all. ``zero_division``: the value of a ratio whose
+    Raise :class:`InputError` when the key or the response has nothing
+    to compare (no sentence; :func:`~.checks.refuse_empty`), when the
+    tokenization differs (naming the first sentence that differs), or when
+    a tree is not acyclic. ``zero_division``: the value of a ratio whose
     denominator is 0 (a number in [0, 1]; the package's policy).
     """
+    from .checks import refuse_empty
+
     zero_division = check_zero_division(zero_division)
+    refuse_empty(key, key.source, "key")
+    refuse_empty(response, response.source, "response")
     _check_same_words(key, response)
-    if key.n_words == 0:
-        raise InputError(f"nothing to compare: the key ({key.source}) has no words")
     for tb in (key, response):
         if not tb.metadata.get("checked"):  # built by hand: not checked by a reader
             for s in tb.sentences:

@@ -253,9 +253,15 @@ def parse_discbracket(text: str | Iterable[str], source: str = "<string>", funct
 
 
 def read_discbracket(path: str | os.PathLike, functions: str = "keep") -> list[PhraseTree]:
-    """Read a discbracket file (UTF-8; see the module docstring for the format and the errors)."""
+    """Read a discbracket file (UTF-8; see the module docstring for the format and the errors). A file without
+    a tree is an :class:`InputError` (nothing to compare)."""
+    from .checks import refuse_empty
+
     text = read_text_file(path, "discbracket files are read as UTF-8")
-    return parse_discbracket(text, source=str(Path(path)), functions=functions)
+    trees = parse_discbracket(text, source=str(Path(path)), functions=functions)
+    refuse_empty(trees, str(Path(path)), fix="a discbracket file holds one tree per line, such as "
+                                             "(ROOT (S (NN 0=word) ...))")
+    return trees
 
 
 __all__ = ["FUNCTIONS", "ROOT_LABELS", "parse_discbracket", "read_discbracket"]

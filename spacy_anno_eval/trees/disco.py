@@ -358,7 +358,11 @@ def pair_sentences(gold: Sequence[PhraseTree], test: Sequence[PhraseTree], sourc
 def evaluate(gold: Sequence[PhraseTree], test: Sequence[PhraseTree], params: EvalbParams | None = None, *,
              zero_division: float = 0.0, source: str = "") -> DiscoResult:
     """Score ``test`` against ``gold`` (see the module docstring). Undefined summary ratios are
-    ``zero_division`` with one :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`."""
+    ``zero_division`` with one :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`. A side without a
+    sentence with words is an :class:`InputError` (nothing to compare; :func:`~.checks.refuse_empty`)."""
+    from .checks import refuse_empty_pair
+
+    refuse_empty_pair(gold, test, source or "disco-dop eval", sides=("gold", "test"))
     params = params or EvalbParams()
     labels, words = _Classes(params.eq_labels), _Classes(params.eq_words)
     result = DiscoResult(params, zero_division=zero_division)

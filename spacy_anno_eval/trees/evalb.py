@@ -484,16 +484,21 @@ def evaluate(gold: Sequence[BracketTree], test: Sequence[BracketTree], params: E
              stop_at_max_error: bool = True, zero_division: float = 0.0, source: str = "") -> EvalbResult:
     """Score ``test`` against ``gold`` sentence by sentence, as EVALB does.
 
-    The two must hold as many sentences (:class:`InputError` otherwise; EVALB stops there). With
+    Each must hold a sentence with words (:class:`InputError` otherwise: nothing to compare;
+    :func:`~.checks.refuse_empty`), and the two as many sentences (:class:`InputError` otherwise; EVALB stops
+    there). With
     ``stop_at_max_error``, more error sentences than EVALB tolerates (``MAX_ERROR + 1``) raise
     :class:`InputError`, as EVALB stops; without it every sentence is scored. Summary ratios with a zero
     denominator are ``zero_division`` with one :class:`~spacy_anno_eval.errors.UndefinedFigureWarning`.
     """
+    from .checks import refuse_empty_pair
+
     params = params or EvalbParams()
     if params.disc_only or params.delete_root_preterms:
         key = "DISC_ONLY" if params.disc_only else "DELETE_ROOT_PRETERMS"
         raise ConfigError(f"{key} 1 is disco-dop's, for discontinuous treebanks (NEGRA export, TIGER-XML, "
                           f"discbracket: spacy_anno_eval.trees.disco); EVALB on Penn brackets has no such setting")
+    refuse_empty_pair(gold, test, source or "EVALB", sides=("gold", "test"))
     if len(gold) != len(test):
         raise InputError(f"{source + ': ' if source else ''}the gold holds {len(gold)} sentence(s) and the test "
                          f"{len(test)}: EVALB compares them line by line; give one test line per gold line "

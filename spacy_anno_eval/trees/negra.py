@@ -186,10 +186,16 @@ def _sentence(block: list[tuple[int, str]], bos: tuple[int, str], source: str, v
 
 
 def read_negra(path: str | os.PathLike, version: int | None = None, encoding: str = "utf-8") -> list[PhraseTree]:
-    """Read a NEGRA export file (``.export``); see the module docstring."""
+    """Read a NEGRA export file (``.export``); see the module docstring. A file without a sentence, or whose
+    sentences hold no word, is an :class:`InputError` (nothing to compare)."""
+    from .checks import refuse_empty
+
     text = read_text_file(path, "the original NEGRA and TIGER export files are Latin-1: pass encoding='latin-1'",
                           encoding)
-    return parse_negra(text, source=str(Path(path)), version=version)
+    trees = parse_negra(text, source=str(Path(path)), version=version)
+    refuse_empty(trees, str(Path(path)), fix="a NEGRA export file holds sentence blocks from '#BOS <id>' to "
+                                             "'#EOS <id>', one word per line")
+    return trees
 
 
 __all__ = ["VERSIONS", "parse_negra", "read_negra"]

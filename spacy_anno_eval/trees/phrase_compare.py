@@ -378,10 +378,14 @@ def compare_phrase_treebanks(key: Sequence[PhraseTree], response: Sequence[Phras
                              zero_division: float = 0.0, key_source: str = "key",
                              response_source: str = "response") -> PhraseComparison:
     """Compare two phrase-structure treebanks sentence by sentence (see the module docstring). A key
-    sentence missing from the response is an error pair (not compared, listed)."""
+    sentence missing from the response is an error pair (not compared, listed). A side without a sentence
+    with words is an :class:`InputError` (nothing to compare; :func:`~.checks.refuse_empty`)."""
     from ..figures import check_zero_division
+    from .checks import refuse_empty
 
     check_zero_division(zero_division)
+    refuse_empty(key, key_source, "key")
+    refuse_empty(response, response_source, "response")
     result = PhraseComparison(key_source, response_source, zero_division=zero_division)
     for i, (k, r) in enumerate(pair_sentences(key, response, f"{key_source} / {response_source}")):
         if r is None:

@@ -298,9 +298,15 @@ def parse_tiger(data: str | bytes, source: str = "<string>") -> list[PhraseTree]
 
 
 def read_tiger(path: str | os.PathLike) -> list[PhraseTree]:
-    """Read a TIGER-XML file (see the module docstring for the format and the errors)."""
+    """Read a TIGER-XML file (see the module docstring for the format and the errors). A corpus without an
+    ``<s>``, or whose sentences hold no terminal, is an :class:`InputError` (nothing to compare)."""
+    from .checks import refuse_empty
+
     p = Path(path)
-    return parse_tiger(read_bytes(p, what="a TIGER-XML treebank"), source=str(p))
+    trees = parse_tiger(read_bytes(p, what="a TIGER-XML treebank"), source=str(p))
+    refuse_empty(trees, str(p), fix="a TIGER-XML corpus holds its sentences as <s> elements in <body>, each "
+                                    "with its words as <t word=...> terminals")
+    return trees
 
 
 __all__ = ["VIRTUAL_ROOT_CATEGORIES", "parse_tiger", "read_tiger"]

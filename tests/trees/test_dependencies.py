@@ -354,8 +354,11 @@ def test_different_words(tmp_path, hand_files):
 
 
 def test_nothing_to_compare():
-    with pytest.raises(InputError, match="no words"):
+    one = parse_conllu(line(1, "a", 0, "root"), source="one.conllu")
+    with pytest.raises(InputError, match=r"^<string>: nothing to compare \(no sentences in the key\)"):
         compare_treebanks(parse_conllu(""), parse_conllu(""))
+    with pytest.raises(InputError, match=r"^<string>: nothing to compare \(no sentences in the response\)"):
+        compare_treebanks(one, parse_conllu(""))
 
 
 # ---------------------------------------------------------------------------

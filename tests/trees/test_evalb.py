@@ -183,7 +183,7 @@ def test_sentence_counts_must_agree():
 def test_zero_denominators_warn_once():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = evaluate_trees(["(S (P a))"], [""])
+        result = evaluate_trees(["(P a)"], ["(P a)"])  # a valid sentence without brackets: R and P undefined
     assert len([w for w in caught if issubclass(w.category, UndefinedFigureWarning)]) == 1
     assert json.dumps(result.to_dict(), allow_nan=False)
 

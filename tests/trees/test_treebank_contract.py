@@ -147,3 +147,127 @@ def test_tiger_xml_1000_deep_is_refused_not_crashed(tmp_path):
     with pytest.raises(InputError, match="deeper than 200"):
         read_tiger(path)
     one_error_line(run_cli(path, path), "deep.xml", "200")
+
+
+# ---------------------------------------------------------------- empty is an error
+
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+CONLLU_ONE = "1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n"
+GOOD = {"brackets": ("good.mrg", "( (S (NP (DT The) (NN cat)) (VP (VBD sat))))\n"),
+        "conllu": ("good.conllu", CONLLU_ONE),
+        "export": ("sample.export", None), "discbracket": ("sample.discbracket", None),
+        "tiger": ("sample.tiger.xml", None)}
+EMPTY = [  # format, file name, text, what the message says
+    ("brackets", "empty.mrg", "", "(no sentences)"),
+    ("brackets", "blank.mrg", "\n\n", "(no sentences with words: all 2 sentences are empty)"),
+    ("export", "empty.export", "", "(no sentences)"),
+    ("export", "header.export", "#FORMAT 3\n%% word tag morph edge parent\n", "(no sentences)"),
+    ("export", "wordless.export", "#BOS 1\n#EOS 1\n", "(no sentences with words: the one sentence is empty)"),
+    ("discbracket", "empty.discbracket", "", "(no sentences)"),
+    ("discbracket", "blank.discbracket", "\n \n", "(no sentences)"),
+    ("tiger", "empty.xml", '<?xml version="1.0"?>\n<corpus id="c"><head/><body/></corpus>\n', "(no sentences)"),
+    ("tiger", "wordless.xml", '<corpus><body><s id="s1"><graph root="s1_500"><terminals/><nonterminals>'
+                              '<nt id="s1_500" cat="S"/></nonterminals></graph></s></body></corpus>',
+     "(no sentences with words: the one sentence is empty)"),
+    ("conllu", "empty.conllu", "", "(no sentences)"),
+    ("conllu", "blank.conllu", "\n\n\n", "(no sentences)"),
+]
+IDS = [name for _, name, _, _ in EMPTY]
+
+
+def good_file(kind: str, tmp_path) -> __import__("pathlib").Path:
+    name, text = GOOD[kind]
+    if text is None:
+        return DATA / name
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def empty_file(name: str, text: str, tmp_path):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("kind", "name", "text", "says"), EMPTY, ids=IDS)
+def test_every_reader_refuses_an_empty_treebank(kind, name, text, says, tmp_path):
+    read, _ = READERS[kind]
+    path = empty_file(name, text, tmp_path)
+    with pytest.raises(InputError) as info:
+        read(path)
+    assert str(info.value).startswith(f"{path}: nothing to compare {says}; "), str(info.value)
+
+
+@pytest.mark.parametrize(("kind", "name", "text", "says"), EMPTY, ids=IDS)
+@pytest.mark.parametrize("side", ["key", "response"])
+def test_cli_refuses_an_empty_treebank_with_exit_2(kind, name, text, says, side, tmp_path):
+    empty, good = empty_file(name, text, tmp_path), good_file(kind, tmp_path)
+    key, response = (empty, good) if side == "key" else (good, empty)
+    one_error_line(run_cli(key, response, "--json", tmp_path / "out.json"), f"{name}: nothing to compare {says}")
+    assert not (tmp_path / "out.json").exists()
+    one_error_line(run_cli(empty, empty), f"{name}: nothing to compare")
+
+
+def test_empty_export_is_refused(tmp_path):
+    empty = empty_file("empty.export", "", tmp_path)
+    one_error_line(run_cli(empty, empty), "empty.export: nothing to compare (no sentences)")
+    one_error_line(run_cli(DATA / "sample.export", empty, "--prm", DATA.parent / "missing.prm"), "missing.prm")
+
+
+def test_empty_mrg_is_refused_with_a_parameter_file(tmp_path):
+    prm = empty_file("p.prm", "LABELED 1\nDELETE_LABEL TOP\n", tmp_path)
+    empty = empty_file("empty.mrg", "", tmp_path)
+    one_error_line(run_cli(good_file("brackets", tmp_path), empty, "--prm", prm), "empty.mrg: nothing to compare")
+
+
+def test_python_api_refuses_empty_key_and_response(tmp_path):
+    """The comparisons refuse an empty side whatever built it: parsed strings, lists, spaCy Docs."""
+    import spacy_anno_eval.trees as trees
+    from spacy_anno_eval.trees.brackets import parse_brackets
+    from spacy_anno_eval.trees.conllu import parse_conllu
+    from spacy_anno_eval.trees.negra import parse_negra
+
+    one = parse_brackets("(S (NN a))")
+    phrase = read_negra(DATA / "sample.export")
+    conllu = parse_conllu(CONLLU_ONE, source="one.conllu")
+    cases = [
+        (lambda: trees.evalb.evaluate([], one), "EVALB: nothing to compare (no sentences in the gold)"),
+        (lambda: trees.evalb.evaluate(one, parse_brackets("\n", layout="line")),
+         "EVALB: nothing to compare (no sentences with words in the test: the one sentence is empty)"),
+        (lambda: trees.evaluate_trees([], []), "nothing to compare (no sentences in the gold)"),
+        (lambda: trees.evaluate_trees(["(S (NN a))"], [""]), "nothing to compare (no sentences with words in the "
+                                                            "test"),
+        (lambda: trees.evaluate_disco(phrase, []), "nothing to compare (no sentences in the test)"),
+        (lambda: trees.evaluate_disco(parse_negra("#BOS 1\n#EOS 1\n"), phrase),
+         "nothing to compare (no sentences with words in the gold"),
+        (lambda: trees.compare_phrase_treebanks([], phrase), "key: nothing to compare (no sentences in the key)"),
+        (lambda: trees.compare_phrase_treebanks(phrase, [], response_source="r.export"),
+         "r.export: nothing to compare (no sentences in the response)"),
+        (lambda: trees.compare_treebanks(conllu, parse_conllu("", source="r.conllu")),
+         "r.conllu: nothing to compare (no sentences in the response)"),
+        (lambda: trees.compare_docs([], []), "key docs: nothing to compare (no sentences in the key)"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InputError) as info:
+            call()
+        assert message in str(info.value), str(info.value)
+    empty = empty_file("e.export", "", tmp_path)
+    for call in (lambda: trees.evaluate_disco_files(DATA / "sample.export", empty),
+                 lambda: trees.compare_phrase_files(empty, DATA / "sample.export"),
+                 lambda: trees.read_phrase_trees(empty)):
+        with pytest.raises(InputError, match=r"e\.export: nothing to compare \(no sentences\)"):
+            call()
+    mrg = empty_file("e.mrg", "", tmp_path)
+    with pytest.raises(InputError, match=r"e\.mrg: nothing to compare \(no sentences\)"):
+        trees.evaluate_files(good_file("brackets", tmp_path), mrg)
+    conllu_file = empty_file("e.conllu", "", tmp_path)
+    with pytest.raises(InputError, match=r"e\.conllu: nothing to compare \(no sentences\)"):
+        trees.compare_files(conllu_file, conllu_file)
+
+
+def test_some_empty_test_sentences_are_still_skipped_as_evalb_does():
+    from spacy_anno_eval.trees.evalb import SKIP, evaluate_trees
+
+    result = evaluate_trees(["(S (NN a))", "(S (NN b))"], ["(S (NN a))", ""])
+    assert [s.status for s in result.sentences][1] == SKIP and result.all.valid == 1
