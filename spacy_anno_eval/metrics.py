@@ -63,9 +63,13 @@ Where we differ from seqeval 1.2.2 (each tested in tests/metrics/test_seqeval_ap
   :class:`~spacy_anno_eval.errors.UndefinedFigureWarning` (the package's one
   rule), not with scikit-learn's ``UndefinedMetricWarning``; they warn in the
   same cases.
-- ``zero_division`` must be ``"warn"``, 0 or 1 and ``mode`` None or
-  ``"strict"`` (``ValueError``); seqeval reads any other ``zero_division`` as 1
-  and any other ``mode`` as None.
+- ``zero_division`` must be ``"warn"``, 0 or 1 (a
+  :class:`~spacy_anno_eval.errors.ConfigError`, which is a ``ValueError``,
+  otherwise: NaN included) and ``mode`` None or ``"strict"`` (``ValueError``);
+  seqeval reads any other ``zero_division`` as 1 and any other ``mode`` as None.
+- ``beta`` must be a number >= 0 or ``inf``
+  (:func:`~spacy_anno_eval.figures.check_beta`); seqeval gives F = NaN for a
+  NaN β and a ``TypeError`` for a string.
 - A macro average over no type at all (neither side has an entity) is
   ``zero_division`` with a warning; seqeval gives NaN (numpy's mean of nothing).
 - ``output_dict=True`` holds Python ``float`` and ``int`` (seqeval: numpy
@@ -145,12 +149,24 @@ def _scheme_name(scheme: Any) -> str:
 
 
 def _check_zero_division(zero_division: Any) -> Any:
+    """seqeval's ``zero_division``: ``"warn"`` (0 with a warning), 0 or 1; anything else (NaN, 0.5, a boolean,
+    another string) is a :class:`~spacy_anno_eval.errors.ConfigError` (a ``ValueError``). A number goes through
+    :func:`~spacy_anno_eval.figures.check_zero_division`, the package's rule, then must be 0 or 1 (seqeval's
+    values)."""
+    from .errors import ConfigError
+    from .figures import check_zero_division
+
     if isinstance(zero_division, str):
         if zero_division == "warn":
             return zero_division
-    elif not isinstance(zero_division, bool) and zero_division in (0, 1):
-        return zero_division
-    raise ValueError(f"zero_division must be 'warn', 0 or 1, got {zero_division!r}")
+    elif not isinstance(zero_division, bool):
+        try:
+            value = check_zero_division(zero_division)
+        except ConfigError:
+            value = None
+        if value in (0.0, 1.0):
+            return zero_division
+    raise ConfigError(f"zero_division must be 'warn', 0 or 1, got {zero_division!r}")
 
 
 def _zd_value(zero_division: Any) -> float:
@@ -475,9 +491,13 @@ def precision_recall_fscore_support(y_true: Any, y_pred: Any, *, average: str | 
                                     suffix: bool = False, mode: str | None = None, scheme: Any = None,
                                     measure: str = "strict") -> tuple[Any, Any, Any, Any]:
     """Precision, recall, F-beta and support, per type (``average=None``) or averaged; as seqeval's
-    ``precision_recall_fscore_support`` (its ``sequence_labeling`` and ``v1`` versions in one)."""
-    if beta < 0:
-        raise ValueError("beta should be >=0 in the F-beta score")
+    ``precision_recall_fscore_support`` (its ``sequence_labeling`` and ``v1`` versions in one).
+
+    ``beta`` must be a number >= 0 or ``inf`` (F = recall); NaN, a negative number or a string is a
+    :class:`~spacy_anno_eval.errors.ConfigError` (a ``ValueError``, as seqeval raises for a negative β)."""
+    from .figures import check_beta
+
+    beta = check_beta(beta)
     _check_average(average)
     _check_measure(measure)
     zero_division = _check_zero_division(zero_division)
@@ -591,12 +611,16 @@ def semeval_report(y_true: Any, y_pred: Any, *, suffix: bool = False, mode: str 
     ``"type"`` (SemEval-2013 task 9.1, names as in nervaluate; see
     :func:`~spacy_anno_eval.spans.measures.semeval_prf`), and GATE's
     ``"gate"`` strict / lenient / average precision, recall and F. Decoding as
-    the other functions (``mode``, ``scheme``, ``suffix``).
+    the other functions (``mode``, ``scheme``, ``suffix``). ``beta`` as in
+    :func:`precision_recall_fscore_support`: a number >= 0 or ``inf``, else a
+    :class:`~spacy_anno_eval.errors.ConfigError`.
     """
     import numpy as np
 
+    from .figures import check_beta
     from .spans.measures import gate_prf, muc_prf, semeval_prf
 
+    beta = check_beta(beta)
     zero_division = _check_zero_division(zero_division)
     zd = _zd_value(zero_division)
     ev = _evaluation(y_true, y_pred, mode=mode, scheme=scheme, suffix=suffix)

@@ -250,3 +250,39 @@ def test_importing_the_module_loads_no_numpy():
     code = "import sys, spacy_anno_eval.metrics; print('numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "False"
+
+
+# --- settings refused once, at the entry (issue 26) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("beta", [float("nan"), np.float64("nan"), -0.5, "2", True, None])
+def test_every_function_taking_beta_refuses_nan_negative_and_strings(beta):
+    from spacy_anno_eval.errors import ConfigError
+
+    gold, guess = [["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]]
+    with pytest.raises(ConfigError, match="beta must be a number >= 0"):
+        metrics.precision_recall_fscore_support(gold, guess, beta=beta, average="micro")
+    with pytest.raises(ConfigError, match="beta must be a number >= 0"):
+        metrics.semeval_report(gold, guess, beta=beta)
+
+
+def test_beta_inf_is_recall_in_semeval_report_too():
+    gold, guess = [["B-PER", "O", "B-LOC"]], [["B-PER", "O", "O"]]
+    muc = metrics.semeval_report(gold, guess, beta=float("inf"))["overall"]["muc"]
+    assert muc["f-score"] == muc["recall"] == 0.5
+
+
+@pytest.mark.parametrize("zero_division", [float("nan"), np.float64("nan"), 0.5, 2, -1, True, "1", None])
+def test_zero_division_outside_warn_0_1_is_a_config_error(zero_division):
+    from spacy_anno_eval.errors import ConfigError
+
+    for call in (metrics.f1_score, metrics.precision_score, metrics.recall_score, metrics.classification_report,
+                 metrics.semeval_report):
+        with pytest.raises(ConfigError, match="zero_division must be 'warn', 0 or 1"):
+            call([["B-A"]], [["O"]], zero_division=zero_division)
+
+
+@pytest.mark.parametrize("zero_division", [0, 1, 0.0, 1.0, np.int64(1), "warn"])
+def test_zero_division_values_seqeval_takes_still_work(zero_division):
+    want = 0.0 if zero_division in (0, "warn") else 1.0
+    assert metrics.precision_score([["B-A"]], [["O"]], zero_division=zero_division) == want
