@@ -30,11 +30,13 @@ section 3; Fleiss 1971):
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
 import math
 import os
+import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,8 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnnoEvalError, ConfigError, InputError, UndefinedFigureWarning, where
+from ..errors import AnnoEvalError, ConfigError, InputError, UndefinedFigureWarning, UnitIdColumnWarning, where
 from ..figures import check_count, check_fraction, none_if_undefined, ratio
+from ..io.parse import decode, read_bytes
 from .coefficients import (
     bennett_s,
     cohen_kappa,
@@ -84,8 +87,112 @@ class Printed(float):
         return (Printed, (float(self), self.text))
 
 
-def read_table(path: str | os.PathLike, *, encoding: str = "utf-8",
-               sep: str = ",") -> tuple[list[str], list[list[Any]]]:
+#: headers of a leading column that names units rather than holding an annotator's values, compared
+#: case-insensitively with spaces, hyphens and underscores alike (``Unit ID`` is ``unit_id``)
+UNIT_HEADERS = ("unit", "units", "item", "items", "id", "ids", "subject", "subjects", "case", "cases", "unit_id",
+                "item_id", "subject_id", "case_id")
+#: headers of a leading column that groups units (irrCAC's ``Group``): set aside, beside the unit ids
+GROUP_HEADERS = ("group", "groups")
+#: the fewest unit rows on which a first column is taken for unit ids by its values alone
+MIN_ID_UNITS = 3
+
+
+class RatingsTable(tuple):
+    """What :func:`read_table` returns: the pair ``(names, data)`` (so ``names, data = read_table(path)`` reads
+    as before), with what the table said about its units: ``unit_ids`` (one text per unit, or ``None`` when the
+    table has no id column), ``id_column`` (its header), ``set_aside`` (every column that is not an
+    annotator: the id column and group columns) and ``note`` (how the id column was found, or ``None``)."""
+
+    unit_ids: list[str] | None
+    id_column: str | None
+    set_aside: list[str]
+    note: str | None
+
+    def __new__(cls, names: list[str], data: list[list[Any]], *, unit_ids: list[str] | None = None,
+                id_column: str | None = None, set_aside: Sequence[str] = (), note: str | None = None) -> RatingsTable:
+        table = super().__new__(cls, (names, data))
+        table.unit_ids, table.id_column, table.set_aside, table.note = unit_ids, id_column, list(set_aside), note
+        return table
+
+    def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:  # pickled with its attributes
+        return (self[0], self[1]), {"unit_ids": self.unit_ids, "id_column": self.id_column,
+                                     "set_aside": self.set_aside, "note": self.note}
+
+    def units(self) -> dict[str, Any] | None:
+        """The units of the table for a report (``None`` without unit ids): what a unit is, the id column, the
+        columns set aside and the ids in table order."""
+        if self.unit_ids is None:
+            return None
+        return {"unit": "table row", "id_column": self.id_column, "set_aside": list(self.set_aside),
+                "n_units": len(self.unit_ids), "ids": list(self.unit_ids)}
+
+
+def _header_key(name: str) -> str:
+    return re.sub(r"[\s_-]+", "_", name.strip().lower())
+
+
+def _cell_key(cell: str) -> Any:
+    """A cell as compared with others when telling ids from categories: its number when it is one (``1`` and
+    ``1.0`` alike), else its text."""
+    try:
+        number = float(cell)
+    except ValueError:
+        return cell
+    return number if math.isfinite(number) else cell
+
+
+def _looks_like_ids(cells: list[list[str]]) -> bool:
+    """Whether the first column of ``cells`` (units x columns, stripped) holds unit ids by its values alone:
+    at least :data:`MIN_ID_UNITS` units and two other columns; every cell of the first column filled and no two
+    alike; the other columns together use fewer categories than there are units (each id would be a category
+    of its own, which no annotator does); and fewer than half of the ids are also values of the other columns."""
+    if len(cells) < MIN_ID_UNITS or len(cells[0]) < 3:
+        return False
+    first = [r[0] for r in cells]
+    if not all(first) or len(set(first)) != len(first):
+        return False
+    categories = {_cell_key(c) for r in cells for c in r[1:] if c}
+    if len(categories) >= len(first):
+        return False
+    shared = sum(_cell_key(c) in categories for c in first)
+    return 2 * shared < len(first)
+
+
+def _id_columns(names: list[str], cells: list[list[str]], id_column: str | None, src: str) -> tuple[int | None,
+                                                                                                     list[int], str]:
+    """The position of the unit-id column (or ``None``), the positions of every column that is not an
+    annotator, and how they were found (for the note)."""
+    if id_column == "none":
+        return None, [], ""
+    if id_column != "auto":
+        matches = [k for k, n in enumerate(names) if n == id_column.strip()] or \
+                  [k for k, n in enumerate(names) if n.lower() == id_column.strip().lower()]
+        if len(matches) != 1:
+            how_many = "several columns" if matches else "no column"
+            raise ConfigError(f"{src}: id_column {id_column!r} (--id-column) matches {how_many}; the columns: "
+                              f"{', '.join(map(repr, names))}; give one of them, or none to read every column as an "
+                              f"annotator")
+        k = matches[0]
+        groups = [j for j in range(k) if _header_key(names[j]) in UNIT_HEADERS + GROUP_HEADERS]
+        return k, [*groups, k], "given"
+    lead = 0
+    while lead < len(names) and _header_key(names[lead]) in UNIT_HEADERS + GROUP_HEADERS:
+        lead += 1
+    if lead:
+        units = [k for k in range(lead) if _header_key(names[k]) in UNIT_HEADERS]
+        if units:
+            return units[-1], list(range(lead)), "header"
+        last = [r[lead - 1] for r in cells]  # group columns only: the ids when all filled and distinct
+        if all(last) and len(set(last)) == len(last):
+            return lead - 1, list(range(lead)), "header"
+        return None, list(range(lead)), "header"
+    if _looks_like_ids(cells):
+        return 0, [0], "values"
+    return None, [], ""
+
+
+def read_table(path: str | os.PathLike, *, encoding: str = "utf-8", sep: str = ",",
+               id_column: str | None = "auto") -> RatingsTable:
     """Annotator names and an annotators x units list of values from a CSV file (``sep``: the delimiter).
 
     The header row names the annotators; each further row is a unit; an empty
@@ -95,25 +202,60 @@ def read_table(path: str | os.PathLike, *, encoding: str = "utf-8",
     two ways, ``1`` and ``1.0``, is one category named as first written). A
     number that is not finite (``inf``, ``nan``) is refused naming its line:
     an empty cell marks a missing value.
+
+    **Unit ids.** A column that names the units is not an annotator. With
+    ``id_column="auto"`` (the default) it is found:
+
+    - by its header: the leading columns whose header is one of
+      :data:`UNIT_HEADERS` (``Unit``, ``Units``, ``Item``, ``Items``, ``Id``,
+      ``Ids``, ``Subject``, ``Subjects``, ``Case``, ``Cases``, ``unit_id``,
+      ``item_id``, ``subject_id``, ``case_id``) or :data:`GROUP_HEADERS`
+      (``Group``, ``Groups``), compared case-insensitively and trimmed, are set
+      aside; the last unit-named one holds the unit ids (irrCAC's layout
+      ``Group,Units,Rater1,...`` sets aside both and takes ``Units``); group
+      columns alone give the ids only when their values are all distinct;
+    - else by its values: the first column holds the ids when the table has at
+      least :data:`MIN_ID_UNITS` (3) units and two other columns, its cells are
+      all filled and distinct, the other columns together use fewer categories
+      than there are units, and fewer than half of its values are also values
+      of the other columns (so an annotator who chose among the others'
+      categories is never taken for ids).
+
+    A column found so is announced by an
+    :class:`~spacy_anno_eval.errors.UnitIdColumnWarning` (``note`` holds its
+    text). ``id_column=NAME`` names the id column (its header, exact or else
+    case-insensitive; index-named columns before it, such as ``Group``, are
+    set aside too); ``id_column=None`` or ``"none"`` reads every column as an
+    annotator. The result is a :class:`RatingsTable`: ``names, data`` as
+    before, with ``unit_ids``.
+
+    Raise :class:`~spacy_anno_eval.errors.InputError` for a file that cannot
+    be read or is not text in ``encoding`` (file, line, byte), a table with
+    nothing to compare (no unit row), ragged rows, fewer than two annotator
+    columns, an empty or repeated unit id (naming the line); and
+    :class:`~spacy_anno_eval.errors.ConfigError` for a ``sep`` that is not one
+    character, an unknown ``encoding``, or an ``id_column`` that names no
+    column (listing the columns).
     """
     p = Path(path)
     src = str(p)
-    if not p.is_file():
-        raise InputError(f"{p}: no such file")
     if not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"":
         raise ConfigError(f"sep must be one character (the CSV delimiter, e.g. ';' or a tab), got {sep!r}")
-    data = p.read_bytes()
-    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    if not isinstance(encoding, str) or not encoding:
+        raise ConfigError(f"encoding must be a Python codec name such as utf-8 or latin-1, got {encoding!r}")
     try:
-        text = data.decode("utf-8-sig" if utf8 else encoding)
+        codecs.lookup(encoding)
     except LookupError:
         raise ConfigError(f"encoding {encoding!r} is unknown; give a Python codec name such as utf-8 or "
                           "latin-1") from None
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise InputError(f"{where(src, line=line)}: not {'UTF-8' if utf8 else encoding} text ({err.reason} at byte "
-                         f"{err.start}); save the table as UTF-8 CSV, or pass its encoding with --encoding "
-                         f"(Python: encoding=), e.g. --encoding latin-1") from None
+    if id_column is None:
+        id_column = "none"
+    if not isinstance(id_column, str) or not id_column.strip():
+        raise ConfigError(f"id_column (--id-column) must be a column name, 'auto' or 'none', got {id_column!r}")
+    id_column = id_column.strip() if id_column.strip().lower() not in ("auto", "none") else id_column.strip().lower()
+    text = decode(read_bytes(p, what="a CSV table of ratings"), src, encoding,
+                  fix="save the table as UTF-8 CSV, or pass its encoding with --encoding (Python: encoding=), e.g. "
+                      "--encoding latin-1")
     reader = csv.reader(io.StringIO(text), delimiter=sep)
     rows: list[tuple[int, list[str]]] = []
     try:
@@ -123,11 +265,15 @@ def read_table(path: str | os.PathLike, *, encoding: str = "utf-8",
     except csv.Error as err:
         raise InputError(f"{where(src, line=reader.line_num)}: unreadable CSV ({err})") from None
     if len(rows) < 2:
-        raise InputError(f"{p}: needs a header row of annotator names and at least one unit row")
+        held = "the file holds no row" if not rows else f"line {rows[0][0]} is a header and no unit row follows"
+        raise InputError(f"{p}: nothing to compare: {held}; give a header row of annotator names, then one row "
+                         f"per unit")
     names = [c.strip() for c in rows[0][1]]
     if len(set(names)) != len(names) or not all(names):
+        hint = " (a first column without a name, as pandas writes its index: name it, e.g. 'unit')" \
+            if not names[0] and all(names[1:]) else ""
         raise InputError(f"{where(src, line=rows[0][0])}: annotator names must be non-empty and distinct, got "
-                         f"{names}")
+                         f"{names}{hint}")
     if len(names) < 2:
         raise InputError(f"{where(src, line=rows[0][0])}: one column ({names[0]!r}) where agreement needs two or "
                          f"more annotators; if the file uses another delimiter than {sep!r}, pass it with --sep "
@@ -137,13 +283,66 @@ def read_table(path: str | os.PathLike, *, encoding: str = "utf-8",
             raise InputError(f"{where(src, line=line)}: {len(r)} cells but {len(names)} annotators; "
                              f"leave a cell empty for a missing value")
     cells = [[c.strip() for c in r] for _, r in rows[1:]]
+    ids_at, aside, found = _id_columns(names, cells, id_column, src)
+    unit_ids = None
+    if ids_at is not None:
+        seen: dict[str, int] = {}
+        for (line, _), r in zip(rows[1:], cells, strict=True):
+            unit = r[ids_at]
+            if not unit:
+                raise InputError(f"{where(src, line=line)}: no unit id in the column {names[ids_at]!r}; give every "
+                                 f"unit an id, or read the column as an annotator with --id-column none (Python: "
+                                 f"id_column=None)")
+            if unit in seen:
+                raise InputError(f"{where(src, line=line)}: the unit id {unit!r} (column {names[ids_at]!r}) is "
+                                 f"already the id of line {seen[unit]}; each row is one unit, so ids must be "
+                                 f"distinct (or read the column as an annotator with --id-column none)")
+            seen[unit] = line
+        unit_ids = [r[ids_at] for r in cells]
+    header = names
+    note = None
+    if aside and found != "given":
+        how = "its header names units" if found == "header" else \
+            "its values differ on every row while the other columns repeat categories"
+        if ids_at is not None and aside == [ids_at]:
+            note = (f"{src}: the column {names[ids_at]!r} read as unit ids, not as an annotator ({how}); give "
+                    f"--id-column none (Python: id_column=None) to read it as an annotator")
+        elif ids_at is not None:
+            note = (f"{src}: the columns {', '.join(repr(names[k]) for k in aside)} read as unit ids and groups, "
+                    f"not as annotators (their headers name units and groups; the unit ids are {names[ids_at]!r}); "
+                    f"give --id-column none (Python: id_column=None) to read them as annotators")
+        else:
+            cols = ", ".join(repr(names[k]) for k in aside)
+            one = len(aside) == 1
+            note = (f"{src}: the column{'' if one else 's'} {cols} read as groups of units, not as annotators "
+                    f"({'its header names' if one else 'their headers name'} groups; no column gives unit ids, as "
+                    f"{'its' if one else 'their'} values repeat); give --id-column none (Python: id_column=None) to "
+                    f"read {'it' if one else 'them'} as {'an annotator' if one else 'annotators'}")
+    if aside:
+        keep = [k for k in range(len(names)) if k not in aside]
+        left = [names[k] for k in keep]
+        if len(left) < 2:
+            raise InputError(f"{where(src, line=rows[0][0])}: {len(left)} annotator column"
+                             f"{'s' if len(left) != 1 else ''} ({', '.join(map(repr, left)) or 'none'}) beside "
+                             f"{', '.join(repr(names[k]) for k in aside)} where agreement needs two or more; give "
+                             f"--id-column none (Python: id_column=None) if "
+                             f"{'they hold' if len(aside) > 1 else 'it holds'} ratings")
+        names = left
+        cells = [[r[k] for k in keep] for r in cells]
+    if note is not None:
+        warnings.warn(note, UnitIdColumnWarning, stacklevel=2)
+
+    def table(data: list[list[Any]]) -> RatingsTable:
+        return RatingsTable(names, data, unit_ids=unit_ids, id_column=header[ids_at] if ids_at is not None else None,
+                            set_aside=[header[k] for k in aside], note=note)
+
     parsed: dict[str, float] = {}
     for c in (c for r in cells for c in r if c and c not in parsed):
         try:
             parsed[c] = float(c)
         except ValueError:
             units: list[list[Any]] = [[c or None for c in r] for r in cells]  # categories: the texts
-            return names, [list(col) for col in zip(*units, strict=True)]
+            return table([list(col) for col in zip(*units, strict=True)])
     for (line, _), r in zip(rows[1:], cells, strict=True):
         bad = next((c for c in r if c and not math.isfinite(parsed[c])), None)
         if bad is not None:
@@ -154,7 +353,7 @@ def read_table(path: str | os.PathLike, *, encoding: str = "utf-8",
         if parsed[c] not in named:
             named[parsed[c]] = Printed(parsed[c], c)
     units = [[named[parsed[c]] if c else np.nan for c in r] for r in cells]
-    return names, [list(col) for col in zip(*units, strict=True)]
+    return table([list(col) for col in zip(*units, strict=True)])
 
 
 def _pair(rows: list[list[Any]], names: list[str], i: int, j: int, values: list[Any],
@@ -320,5 +519,5 @@ class AgreementSummary(dict):
         return agreement_summary_html(self)
 
 
-__all__ = ["AgreementSummary", "Printed", "agreement_summary", "cohen_kappa", "davies_fleiss_kappa", "fleiss_kappa",
-           "krippendorff_alpha", "read_table", "scott_pi"]
+__all__ = ["AgreementSummary", "Printed", "RatingsTable", "agreement_summary", "cohen_kappa", "davies_fleiss_kappa",
+           "fleiss_kappa", "krippendorff_alpha", "read_table", "scott_pi"]

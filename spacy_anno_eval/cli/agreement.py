@@ -53,23 +53,33 @@ def agreement(
     types: Types = None,
     label_feature: LabelFeature = None,
     missing_as_empty: MissingAsEmpty = False,
+    id_column: Annotated[str | None, typer.Option("--id-column", metavar="NAME", help="CSV: the column that holds "
+                                                  "the unit ids, not an annotator's values; 'none': every column is "
+                                                  "an annotator. Default: found by its header (Unit(s), Item(s), "
+                                                  "Id, Subject(s), Case(s); Group columns set aside too) or by "
+                                                  "its values (distinct on every row), with a note.")] = None,
     quiet: Quiet = False,
 ) -> None:
     """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha.
-    On a corpus, a unit is a span position and an annotator who did not mark it gives '(none)'; a document an
-    annotator has no record of gives missing values. The JSON holds every coefficient."""
+    In a CSV table, a leading column of unit ids (irrCAC's 'Units', 'Group,Units') is not an annotator
+    (--id-column). On a corpus, a unit is a span position and an annotator who did not mark it gives '(none)'; a
+    document an annotator has no record of gives missing values. The JSON holds every coefficient."""
     from ..files import check_outputs
 
     asked_quiet = quiet
     quiet = check_outputs([table], [json_out]) or quiet  # before any work; JSON on stdout: no table
-    from ..agreement.summary import agreement_summary, read_table
+    from ..agreement.summary import agreement_summary
     from ..cluster import dask_client
     from ..report.json import write_json
 
     if dask is not None and not bootstrap:
         raise ConfigError("--dask spreads the --bootstrap samples; give --bootstrap N")
     units = None
+    ratings = None
     if is_corpus(table, fmt):
+        if id_column is not None:
+            raise ConfigError(f"{table}: --id-column applies to a CSV table; on an annotation corpus the units are "
+                              f"span positions")
         if level != "nominal":
             raise ConfigError(f"--level {level}: the values of span positions are labels and '(none)', nominal "
                               f"categories; use --level nominal")
@@ -84,17 +94,37 @@ def agreement(
         if given:
             raise ConfigError(f"{table}: {given[0]} applies to an annotation corpus; this is read as a CSV table of "
                               f"values (give --format to read it as a corpus)")
-        names, data = read_table(table, encoding=encoding or "utf-8", sep=sep or ",")
+        ratings = table_ratings(table, encoding, sep, id_column)
+        names, data = ratings
     with dask_client(dask) as client:
         summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, confidence=confidence,
                                     client=client)
     if units is not None:
         summary["units"] = units.to_dict()
         summary["warnings"] = list(dict.fromkeys([*units.notes, *summary["warnings"]]))
+    elif ratings is not None:
+        if ratings.units() is not None:
+            summary["units"] = ratings.units()
+        if ratings.note is not None:
+            summary["warnings"] = list(dict.fromkeys([ratings.note, *summary["warnings"]]))
     if json_out is not None:
         write_json(summary, json_out)
     if not quiet:
         _print_summary(summary, level)
+
+
+def table_ratings(path: Path, encoding: str | None, sep: str | None, id_column: str | None) -> Any:
+    """The :class:`~spacy_anno_eval.agreement.summary.RatingsTable` of the CSV table at ``path``. The note that
+    a column was read as unit ids is kept on the table (the summary's notes show it once), not warned again."""
+    import warnings
+
+    from ..agreement.summary import read_table
+    from ..errors import UnitIdColumnWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnitIdColumnWarning)
+        return read_table(path, encoding=encoding or "utf-8", sep=sep or ",",
+                          id_column="auto" if id_column is None else id_column)
 
 
 def is_corpus(path: Path, fmt: str | None) -> bool:
@@ -172,7 +202,7 @@ def _print_summary(summary: dict[str, Any], level: str) -> None:
             se = f"  se {figure(entry['se'])}" if entry.get("se") is not None else ""
             typer.echo(f"  {key:<22}{figure(entry['value'])}{se}{interval(entry.get('ci'))}")
     units = summary.get("units")
-    if units is not None:
+    if units is not None and "documents" in units:
         documents = units["documents"]
         n = documents["n_documents"]
         typer.echo("  units are span positions; documents covered:")
