@@ -3,8 +3,11 @@
 Sources: the PARSEVAL measures (Black et al. 1991, "A procedure for
 quantitatively comparing the syntactic coverage of English grammars") as
 implemented by EVALB (Satoshi Sekine & Michael Collins 1997, README and
-``evalb.c``; 2006 release with the F-measure line). This module reproduces
-EVALB's ``sample.rsl`` figure for figure (``tests/trees/test_evalb.py``).
+``evalb.c``; the 2006 release, ``EVALB20060307``, by David Ellis with the
+F-measure line and ``QUOTE_LABEL``). This module reproduces EVALB's
+``sample.rsl`` figure for figure (``tests/trees/test_evalb.py``), and EVALB
+2006's output for its bug-fix sample with ``new.prm``
+(``tests/trees/test_evalb_2006.py``).
 
 Per sentence (gold = key, test = response), after the parameter file's
 deletions (below):
@@ -25,18 +28,40 @@ match = sentences with ``matched == gold == test``; average crossing =
 crossings / valid sentences; no crossing and 2-or-less crossing = share of
 valid sentences.
 
-Parameter file (one ``KEYWORD value`` per line, ``#`` starts a comment):
+Parameter file (one ``KEYWORD value`` per line; a line starting with ``#``, or shorter than 3 characters,
+is skipped). Every keyword EVALB 2006 knows (``evalb.c``, ``set_param``) is read:
 
-- ``DEBUG n``, ``MAX_ERROR n`` (EVALB stops at its (n + 2)-th error sentence: it compares the count before
-  adding one, with ``>``), ``CUTOFF_LEN n`` (40), ``LABELED 0|1`` (1);
+- ``DEBUG n`` (read; EVALB's debug printout is not reproduced), ``MAX_ERROR n`` (EVALB stops at its
+  (n + 2)-th error sentence: it compares the count before adding one, with ``>``), ``CUTOFF_LEN n`` (40),
+  ``LABELED 0|1`` (1);
 - ``DELETE_LABEL X``: a preterminal tagged ``X`` is removed with its word (it takes no position); a phrase
   labelled ``X`` (after the functional tags are stripped, ``NP-SBJ-1`` -> ``NP``, ``PP=2`` -> ``PP``) is not
   counted, its children are;
 - ``DELETE_LABEL_FOR_LENGTH X``: preterminals not counted in the sentence length (the gold sentence's);
+- ``QUOTE_LABEL X`` (EVALB 2006): a tag that a misplaced quotation mark may carry; see *Quotes* below;
 - ``EQ_LABEL A B`` / ``EQ_WORD A B``: labels / words taken as equal, in both directions;
 - disco-dop's additions (its ``proper.prm``): ``DELETE_WORD w`` removes the word ``w`` with its preterminal
   (punctuation matched by word); ``DISC_ONLY`` and ``DELETE_ROOT_PRETERMS`` apply to discontinuous treebanks
   (:mod:`~.disco`) and are refused here when 1; ``LA``, ``TED``, ``DEP`` are accepted only as 0.
+
+*Quotes* (``QUOTE_LABEL``; EVALB 2006: README, "Bug fix and additional functionality for evalb", David
+Ellis, January 2006, and ``evalb.c``'s ``fix_quote`` and ``reinsert_term``). A parser may tag a quotation
+mark as something ``DELETE_LABEL`` does not remove (``(CD ")``, ``(POS ')``) where the gold tags it ``````
+or ``''``, which it removes, or the other way round. The two sentences then keep different numbers of words,
+and EVALB 1997 scored the pair as an error ("Length unmatch"). EVALB 2006 repairs this: when (and only when)
+the kept words differ in number, every preterminal whose tag is a ``QUOTE_LABEL`` and whose word is ``'``,
+``"`` or ``/`` is a *quote term*, known by the number of kept words before it. For each test quote term, in
+order, and each gold quote term at the same position with another tag: when one of the two tags is removed
+and the other is not, the removed term is put back (reinserted) into its sentence at that position; the
+brackets around it grow by one word, those after it move by one, and so do the later quote terms of that
+sentence (the reinserted one too, as ``evalb.c`` counts). The numbers of words are then compared again
+(still different: an error). A reinserted quotation mark is scored as any word: in the brackets, the word
+comparison and the tagging accuracy (gold ``````` against test ``CD``: a wrong tag). The sentence length of
+``CUTOFF_LEN`` does not change. Two departures, where ``evalb.c`` has no defined behaviour: more than 20
+quote terms in a sentence (its ``MAX_QUOTE_TERM``, past which it writes beyond its arrays) are all used, and
+a term that ``DELETE_WORD`` (not EVALB's) removes counts as removed. ``QUOTE_LABEL`` does nothing in
+:mod:`~.disco`, where the gold's tags decide the removals on both sides, so the mismatch it repairs cannot
+arise.
 
 Brackets that cover no word (after deletions) are not counted. A sentence is
 *skipped* (status 2) when the test sentence has no words, and an *error*
@@ -54,6 +79,7 @@ Brackets that cover no word (after deletions) are not counted. A sentence is
 from __future__ import annotations
 
 import os
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
@@ -73,10 +99,12 @@ STYLES = ("2006", "1997")
 _INT_KEYS = {"DEBUG": "debug", "MAX_ERROR": "max_error", "CUTOFF_LEN": "cutoff_len", "LABELED": "labeled",
              "DISC_ONLY": "disc_only", "DELETE_ROOT_PRETERMS": "delete_root_preterms"}
 _LIST_KEYS = {"DELETE_LABEL": "delete_labels", "DELETE_LABEL_FOR_LENGTH": "delete_labels_for_length",
-              "DELETE_WORD": "delete_words"}
+              "QUOTE_LABEL": "quote_labels", "DELETE_WORD": "delete_words"}
 #: disco-dop's switches for further measures (leaf-ancestor, tree distance, dependencies): only 0 is accepted
 _OFF_KEYS = {"LA": "leaf-ancestor", "TED": "tree-edit distance", "DEP": "unlabeled dependency"}
 _PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
+#: the words a quote term may have (EVALB 2006, ``is_quote_term``)
+QUOTE_WORDS = ("'", '"', "/")
 
 
 # ---------------------------------------------------------------- parameters
@@ -84,7 +112,9 @@ _PAIR_KEYS = {"EQ_LABEL": "eq_labels", "EQ_WORD": "eq_words"}
 
 @dataclass(frozen=True)
 class EvalbParams:
-    """EVALB's settings; the defaults are EVALB's without a parameter file (no deletions, no equivalences)."""
+    """EVALB's settings; the defaults are EVALB's without a parameter file (no deletions, no equivalences, no
+    quote labels). Frozen, and validated once here: whole numbers >= 0, switches 0/1, lists of labels, pairs
+    of two (:class:`ConfigError` otherwise)."""
 
     debug: int = 0
     max_error: int = 10
@@ -92,6 +122,7 @@ class EvalbParams:
     labeled: bool = True
     delete_labels: tuple[str, ...] = ()
     delete_labels_for_length: tuple[str, ...] = ()
+    quote_labels: tuple[str, ...] = ()
     eq_labels: tuple[tuple[str, str], ...] = ()
     eq_words: tuple[tuple[str, str], ...] = ()
     delete_words: tuple[str, ...] = ()
@@ -111,8 +142,11 @@ class EvalbParams:
             if not isinstance(value, bool | int) or value not in (0, 1):
                 raise ConfigError(f"{name} must be True/False ({name.upper()} 1/0), got {value!r}")
             object.__setattr__(self, name, bool(value))
-        for name in ("delete_labels", "delete_labels_for_length", "delete_words"):
-            object.__setattr__(self, name, tuple(str(x) for x in getattr(self, name)))
+        for name in ("delete_labels", "delete_labels_for_length", "quote_labels", "delete_words"):
+            value = getattr(self, name)
+            if isinstance(value, str) or not isinstance(value, Iterable):
+                raise ConfigError(f"{name} must be a list of labels, got {value!r}")
+            object.__setattr__(self, name, tuple(str(x) for x in value))
         for name in ("eq_labels", "eq_words"):
             pairs = tuple(tuple(p) for p in getattr(self, name))
             if any(len(p) != 2 for p in pairs):
@@ -121,12 +155,16 @@ class EvalbParams:
 
     @classmethod
     def parse(cls, text: str, source: str = "<string>") -> EvalbParams:
-        """Parse the text of an EVALB parameter file. Unknown keywords, values that are not whole numbers,
-        ``EQ_*`` lines without exactly two values and keywords without a value are refused
+        """Parse the text of an EVALB parameter file: every keyword of EVALB 2006 (``DEBUG``, ``MAX_ERROR``,
+        ``CUTOFF_LEN``, ``LABELED``, ``DELETE_LABEL``, ``DELETE_LABEL_FOR_LENGTH``, ``QUOTE_LABEL``,
+        ``EQ_LABEL``, ``EQ_WORD``) and disco-dop's (see the module docstring). Unknown keywords, values that are
+        not whole numbers, ``EQ_*`` lines without exactly two values and keywords without a value are refused
         (:class:`ConfigError`, naming the line); EVALB itself warns and goes on.
 
         >>> EvalbParams.parse("LABELED 0\\nDELETE_LABEL TOP\\nEQ_LABEL ADVP PRT").eq_labels
         (('ADVP', 'PRT'),)
+        >>> EvalbParams.parse("QUOTE_LABEL ``\\nQUOTE_LABEL POS").quote_labels
+        ('``', 'POS')
         """
         values: dict[str, Any] = {}
         lists: dict[str, list] = {name: [] for name in (*_LIST_KEYS.values(), *_PAIR_KEYS.values())}
@@ -144,9 +182,7 @@ class EvalbParams:
                                       f"which is not implemented; set {key} 0 or remove the line")
                 continue
             if key not in known:
-                hint = " (QUOTE_LABEL, EVALB 2006's repair of misplaced quotes, is not supported)" \
-                    if key == "QUOTE_LABEL" else ""
-                raise ConfigError(f"{at}: unknown keyword {key!r} in an EVALB parameter file{hint}; "
+                raise ConfigError(f"{at}: unknown keyword {key!r} in an EVALB parameter file; "
                                   f"known: {', '.join(known)}")
             if not value:
                 raise ConfigError(f"{at}: {key} has no value")
@@ -216,8 +252,111 @@ class Extracted:
     length: int
 
 
+@dataclass
+class _Quote:
+    """A quote term (EVALB 2006's ``s_term_ind``): its word and tag, ``index`` (kept words before it: its
+    position once kept), ``bracket`` (brackets opened before it), ``ends`` (the brackets open around it) and
+    whether the deletions removed it."""
+
+    word: str
+    tag: str
+    index: int
+    bracket: int
+    ends: tuple[int, ...]
+    removed: bool
+
+
+@dataclass
+class _Sentence:
+    """One side of a sentence pair as EVALB holds it before scoring (``read_line``): the kept words and tags,
+    every bracket as written (raw label, start and end in kept-word positions, preorder), the quote terms and
+    the length. Mutable: :func:`fix_quote` reinserts quote terms into it."""
+
+    words: list[str]
+    tags: list[str]
+    labels: list[str]
+    starts: list[int]
+    ends: list[int]
+    quotes: list[_Quote]
+    length: int
+
+
+def _read(tree: BracketTree, params: EvalbParams) -> _Sentence:
+    """``tree`` as EVALB reads it with ``params`` (words removed, positions renumbered, quote terms noted)."""
+    deleted = set(params.delete_labels)
+    gone_words = set(params.delete_words)
+    keep = [tag not in deleted and word not in gone_words for tag, word in zip(tree.tags, tree.words, strict=True)]
+    before = [0]  # kept words before each raw position
+    for k in keep:
+        before.append(before[-1] + k)
+    quotes = []
+    if params.quote_labels:
+        quote_tags = set(params.quote_labels)
+        raw_starts = [b.start for b in tree.brackets]  # non-decreasing: brackets are in preorder
+        for p, (word, tag) in enumerate(zip(tree.words, tree.tags, strict=True)):
+            if tag in quote_tags and word in QUOTE_WORDS:
+                opened = bisect_right(raw_starts, p)  # brackets opened before the word
+                around = tuple(k for k in range(opened) if tree.brackets[k].end > p)
+                quotes.append(_Quote(word, tag, before[p], opened, around, not keep[p]))
+    return _Sentence(words=[w for w, k in zip(tree.words, keep, strict=True) if k],
+                     tags=[t for t, k in zip(tree.tags, keep, strict=True) if k],
+                     labels=[b.label for b in tree.brackets], starts=[before[b.start] for b in tree.brackets],
+                     ends=[before[b.end] for b in tree.brackets], quotes=quotes,
+                     length=sum(tag not in params.delete_labels_for_length for tag in tree.tags))
+
+
+def _reinsert(sentence: _Sentence, quote: _Quote) -> None:
+    """EVALB 2006's ``reinsert_term``: put ``quote`` back at its position; the brackets opened after it move by
+    one word, those open around it grow by one."""
+    sentence.words.insert(quote.index, quote.word)
+    sentence.tags.insert(quote.index, quote.tag)
+    for k in range(quote.bracket, len(sentence.starts)):
+        sentence.starts[k] += 1
+        sentence.ends[k] += 1
+    for k in quote.ends:
+        sentence.ends[k] += 1
+
+
+def fix_quote(gold: _Sentence, test: _Sentence) -> None:
+    """EVALB 2006's ``fix_quote`` (see *Quotes* in the module docstring): for each test quote term, in order,
+    and each gold quote term at its position with another tag, reinsert the one of the two that the deletions
+    removed when the other was kept; the later quote terms of that side (the reinserted one included, as
+    ``evalb.c`` counts) move by one."""
+    for i, tq in enumerate(test.quotes):
+        at = tq.index
+        for j, gq in enumerate(gold.quotes):
+            if gq.index != at or gq.tag == tq.tag:
+                continue
+            if gq.removed and not tq.removed:
+                _reinsert(gold, gq)
+                for later in gold.quotes[j:]:
+                    later.index += 1
+            elif tq.removed and not gq.removed:
+                _reinsert(test, tq)
+                for later in test.quotes[i:]:
+                    later.index += 1
+
+
+def _finish(sentence: _Sentence, params: EvalbParams) -> Extracted:
+    """The brackets EVALB counts (``massage_data``): not empty, labels trimmed, deleted labels left out."""
+    deleted = set(params.delete_labels)
+    # a phrase label that EQ_LABEL makes equal to a deleted one is deleted too (EVALB compares with it)
+    dropped = deleted | {b for a, b in params.eq_labels if a in deleted} | {a for a, b in params.eq_labels
+                                                                             if b in deleted}
+    brackets = []
+    for raw, start, end in zip(sentence.labels, sentence.starts, sentence.ends, strict=True):
+        if start == end:
+            continue
+        label = strip_function_tags(raw)
+        if label in dropped:
+            continue
+        brackets.append(Constituent(label, tuple(range(start, end))))
+    return Extracted(tuple(sentence.words), tuple(sentence.tags), tuple(brackets), sentence.length)
+
+
 def extract(tree: BracketTree, params: EvalbParams) -> Extracted:
-    """The words, tags and brackets EVALB scores in ``tree`` (see the module docstring for the rules).
+    """The words, tags and brackets EVALB scores in ``tree`` (see the module docstring for the rules; the
+    quote terms of ``QUOTE_LABEL`` are repaired for a pair of sentences only, in :func:`score_sentence`).
 
     >>> from spacy_anno_eval.trees.brackets import parse_brackets
     >>> tree = parse_brackets("(TOP (S (NP-SBJ (PRP It)) (VP (VBZ is)) (, ,) (-NONE- *)))")[0]
@@ -226,28 +365,7 @@ def extract(tree: BracketTree, params: EvalbParams) -> Extracted:
     >>> e.words, e.length, [(c.label, c.positions) for c in e.brackets]
     (('It', 'is'), 3, [('S', (0, 1)), ('NP', (0,)), ('VP', (1,))])
     """
-    deleted = set(params.delete_labels)
-    gone_words = set(params.delete_words)
-    keep = [tag not in deleted and word not in gone_words for tag, word in zip(tree.tags, tree.words, strict=True)]
-    before = [0]  # kept words before each raw position
-    for k in keep:
-        before.append(before[-1] + k)
-    length = sum(tag not in params.delete_labels_for_length for tag in tree.tags)
-    # a phrase label that EQ_LABEL makes equal to a deleted one is deleted too (EVALB compares with it)
-    dropped = deleted | {b for a, b in params.eq_labels if a in deleted} | {a for a, b in params.eq_labels
-                                                                             if b in deleted}
-    brackets = []
-    for b in tree.brackets:
-        start, end = before[b.start], before[b.end]
-        if start == end:
-            continue
-        label = strip_function_tags(b.label)
-        if label in dropped:
-            continue
-        brackets.append(Constituent(label, tuple(range(start, end))))
-    words = tuple(w for w, k in zip(tree.words, keep, strict=True) if k)
-    tags = tuple(t for t, k in zip(tree.tags, keep, strict=True) if k)
-    return Extracted(words, tags, tuple(brackets), length)
+    return _finish(_read(tree, params), params)
 
 
 # ---------------------------------------------------------------- results
@@ -450,12 +568,17 @@ def _crossing(gold_spans: Iterable[tuple[int, int]], test_spans: Iterable[tuple[
 
 def score_sentence(gold: BracketTree, test: BracketTree, params: EvalbParams, sent_id: int | None = None
                    ) -> SentenceResult:
-    """One sentence as EVALB scores it: status, brackets, crossing and tags (see the module docstring)."""
-    g, t = extract(gold, params), extract(test, params)
+    """One sentence as EVALB scores it: status, brackets, crossing and tags (see the module docstring; quote
+    terms are repaired, with ``QUOTE_LABEL``, when the kept words differ in number, as EVALB 2006 does)."""
+    gs, ts = _read(gold, params), _read(test, params)
     sid = gold.number if sent_id is None else sent_id
+    if not ts.words:
+        return SentenceResult(status=SKIP, message="empty test sentence", id=sid, length=gs.length,
+                              gold_words=len(gs.words))
+    if len(gs.words) != len(ts.words) and (gs.quotes or ts.quotes):
+        fix_quote(gs, ts)
+    g, t = _finish(gs, params), _finish(ts, params)
     base = {"id": sid, "length": g.length, "gold_words": len(g.words)}
-    if not t.words:
-        return SentenceResult(status=SKIP, message="empty test sentence", **base)
     if len(g.words) != len(t.words):
         return SentenceResult(status=ERROR, message=f"Length unmatch ({len(g.words)}|{len(t.words)})", **base)
     for gw, tw in zip(g.words, t.words, strict=True):
@@ -546,6 +669,6 @@ def evaluate_trees(gold: Iterable[str], test: Iterable[str], params: EvalbParams
                     [one("test", n, s) for n, s in enumerate(test, 1)], params)
 
 
-__all__ = ["ERROR", "OK", "SKIP", "STATUSES", "STYLES", "EvalbParams", "EvalbResult", "Extracted", "SentenceResult",
-           "Totals", "evaluate", "evaluate_files", "evaluate_trees", "extract", "score_sentence",
-           "strip_function_tags"]
+__all__ = ["ERROR", "OK", "QUOTE_WORDS", "SKIP", "STATUSES", "STYLES", "EvalbParams", "EvalbResult", "Extracted",
+           "SentenceResult", "Totals", "evaluate", "evaluate_files", "evaluate_trees", "extract", "fix_quote",
+           "score_sentence", "strip_function_tags"]

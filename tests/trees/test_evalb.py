@@ -190,7 +190,7 @@ def test_zero_denominators_warn_once():
 
 @pytest.mark.parametrize(("text", "message"), [
     ("UNKNOWN 1", "unknown keyword"), ("EQ_LABEL A", "two values"), ("LABELED yes", "whole number"),
-    ("DELETE_LABEL", "no value"), ("LABELED 2", "labeled"), ("QUOTE_LABEL POS", "not supported"),
+    ("DELETE_LABEL", "no value"), ("LABELED 2", "labeled"), ("QUOTE_LABEL", "QUOTE_LABEL has no value"),
 ])
 def test_bad_parameter_files(text, message):
     with pytest.raises(ConfigError, match=message):
