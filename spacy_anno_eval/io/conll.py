@@ -577,7 +577,13 @@ class _Settings(NamedTuple):
     @classmethod
     def check(cls, source: str, selectors: Sequence[str], scheme: str, strict: bool, column: int,
               sep: str | None, token_column: int) -> _Settings:
-        """Validate the options; raise :class:`InputError` naming ``source``."""
+        """Validate the options; raise :class:`InputError` naming ``source`` (a ``sep`` that is not None or a
+        delimiter within a line: :class:`~spacy_anno_eval.errors.ConfigError`)."""
+        if sep is not None and (not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep):
+            from ..errors import ConfigError
+
+            raise ConfigError(f"{source}: sep={sep!r} is no column delimiter; give a delimiter such as a tab "
+                              f"(sep='\\t', --sep tab) or ';', or None (no --sep) for any whitespace")
         scheme = _normalise_scheme(scheme, source)
         if strict and scheme == "auto":
             raise InputError(f"{source}: strict decoding needs an explicit scheme "
