@@ -415,9 +415,19 @@ class SentenceResult:
                 "tagging_accuracy": self.tagging_accuracy, "message": self.message}
 
 
+#: the parameter file keyword of each :class:`EvalbParams` field, for messages
+KEYWORDS = {field_name: key for key, field_name in (*_INT_KEYS.items(), *_LIST_KEYS.items(), *_PAIR_KEYS.items())}
+#: what a :class:`Totals` sums: all sentences, or those of length <= ``CUTOFF_LEN``
+SCOPES = ("all", "cutoff")
+
+
 @dataclass
 class Totals:
-    """EVALB's sums over a set of sentences (all, or length <= ``CUTOFF_LEN``); a mergeable sum."""
+    """EVALB's sums over a set of sentences (``scope``: ``"all"``, or ``"cutoff"``: those of length <=
+    ``CUTOFF_LEN``), made with ``params``; a mergeable sum (:meth:`merge`).
+
+    The totals carry the parameters they were made with (a frozen, validated :class:`EvalbParams`), so that
+    sums made with different deletions, equivalences or cut-off are never added up."""
 
     sentences: int = 0
     error: int = 0
@@ -431,6 +441,19 @@ class Totals:
     two_or_less_crossing: int = 0
     words: int = 0
     correct_tags: int = 0
+    params: EvalbParams = field(default_factory=EvalbParams)
+    scope: str = "all"
+
+    def __post_init__(self):
+        if not isinstance(self.params, EvalbParams):
+            raise ConfigError(f"Totals.params must be EvalbParams, got {type(self.params).__name__}: "
+                              f"{self.params!r}")
+        if self.scope not in SCOPES:
+            raise ConfigError(f"Totals.scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
+        for name in COUNTS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"Totals.{name} must be a whole number >= 0, got {value!r}")
 
     def add(self, row: SentenceResult) -> None:
         self.sentences += 1
@@ -450,7 +473,19 @@ class Totals:
             self.correct_tags += row.correct_tags
 
     def merge(self, other: Totals) -> Totals:
-        return Totals(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
+        """The sums of both sets of sentences. Totals made with other parameters (any field of
+        :class:`EvalbParams`) or over another scope are a :class:`ConfigError` naming the first setting that
+        differs, whether or not they hold sentences: score every part with the same parameter file, and
+        merge ``all`` with ``all``, ``cutoff`` with ``cutoff``."""
+        if not isinstance(other, Totals):
+            raise ConfigError(f"Totals.merge needs EVALB Totals, got {type(other).__name__}: {other!r}")
+        differs = _first_difference(self, other)
+        if differs is not None:
+            raise ConfigError(f"cannot merge EVALB totals made with different settings: {differs}; score every "
+                              f"part with the same parameter file (and merge 'all' with 'all', 'cutoff' with "
+                              f"'cutoff')")
+        return Totals(**{name: getattr(self, name) + getattr(other, name) for name in COUNTS},
+                      params=self.params, scope=self.scope)
 
     @property
     def valid(self) -> int:
@@ -480,17 +515,48 @@ class Totals:
     def to_dict(self, zero_division: float = 0.0) -> dict[str, Any]:
         figures, _ = self.figures(zero_division)
         return {"sentences": self.sentences, "error": self.error, "skip": self.skip, "valid": self.valid,
-                **figures, "counts": asdict(self)}
+                **figures, "counts": {name: getattr(self, name) for name in COUNTS}}
+
+
+#: the sums of :class:`Totals` (what :meth:`Totals.merge` adds)
+COUNTS = tuple(f.name for f in fields(Totals) if f.name not in ("params", "scope"))
+
+
+def _first_difference(a: Totals, b: Totals) -> str | None:
+    """``"<setting> (<KEYWORD>) is x in the first totals but y in the second"`` for the first setting of
+    :class:`EvalbParams` (then the scope) that differs between ``a`` and ``b``; ``None`` when none does."""
+    for f in fields(EvalbParams):
+        x, y = getattr(a.params, f.name), getattr(b.params, f.name)
+        if x != y:
+            key = f" ({KEYWORDS[f.name]})" if f.name in KEYWORDS else ""
+            return f"{f.name}{key} is {x!r} in the first totals but {y!r} in the second"
+    if a.scope != b.scope:
+        return f"scope is {a.scope!r} in the first totals but {b.scope!r} in the second"
+    return None
 
 
 @dataclass
 class EvalbResult:
-    """The per-sentence rows and the two summaries (all; length <= ``params.cutoff_len``)."""
+    """The per-sentence rows and the two summaries (all; length <= ``params.cutoff_len``), each made with
+    ``params`` (given when left out)."""
 
     params: EvalbParams
     sentences: list[SentenceResult] = field(default_factory=list)
-    all: Totals = field(default_factory=Totals)
-    cutoff: Totals = field(default_factory=Totals)
+    all: Totals = None
+    cutoff: Totals = None
+
+    def __post_init__(self):
+        if not isinstance(self.params, EvalbParams):
+            raise ConfigError(f"EvalbResult.params must be EvalbParams, got {type(self.params).__name__}")
+        if self.all is None:
+            self.all = Totals(params=self.params)
+        if self.cutoff is None:
+            self.cutoff = Totals(params=self.params, scope="cutoff")
+        for name, scope in (("all", "all"), ("cutoff", "cutoff")):
+            totals = getattr(self, name)
+            if totals.params != self.params or totals.scope != scope:
+                raise ConfigError(f"EvalbResult.{name} must be Totals made with the result's parameters and "
+                                  f"scope {scope!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: figures in percent as EVALB prints them, unrounded; no NaN."""

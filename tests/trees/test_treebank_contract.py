@@ -4,6 +4,9 @@ parameters. (QUOTE_LABEL, EVALB 2006's repair: ``test_evalb_2006.py``.)"""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from spacy_anno_eval.errors import ConfigError, InputError
@@ -151,7 +154,7 @@ def test_tiger_xml_1000_deep_is_refused_not_crashed(tmp_path):
 
 # ---------------------------------------------------------------- empty is an error
 
-DATA = __import__("pathlib").Path(__file__).parent / "data"
+DATA = Path(__file__).parent / "data"
 CONLLU_ONE = "1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n"
 GOOD = {"brackets": ("good.mrg", "( (S (NP (DT The) (NN cat)) (VP (VBD sat))))\n"),
         "conllu": ("good.conllu", CONLLU_ONE),
@@ -175,7 +178,7 @@ EMPTY = [  # format, file name, text, what the message says
 IDS = [name for _, name, _, _ in EMPTY]
 
 
-def good_file(kind: str, tmp_path) -> __import__("pathlib").Path:
+def good_file(kind: str, tmp_path) -> Path:
     name, text = GOOD[kind]
     if text is None:
         return DATA / name
@@ -271,3 +274,82 @@ def test_some_empty_test_sentences_are_still_skipped_as_evalb_does():
 
     result = evaluate_trees(["(S (NN a))", "(S (NN b))"], ["(S (NN a))", ""])
     assert [s.status for s in result.sentences][1] == SKIP and result.all.valid == 1
+
+
+# ---------------------------------------------------------------- merging EVALB totals
+
+SETTINGS = [  # EvalbParams field, its keyword, two values
+    ("debug", "DEBUG", 0, 2), ("max_error", "MAX_ERROR", 10, 100), ("cutoff_len", "CUTOFF_LEN", 40, 10),
+    ("labeled", "LABELED", True, False), ("delete_labels", "DELETE_LABEL", ("TOP",), ("TOP", ",")),
+    ("delete_labels_for_length", "DELETE_LABEL_FOR_LENGTH", (), ("-NONE-",)),
+    ("quote_labels", "QUOTE_LABEL", (), ("``",)), ("eq_labels", "EQ_LABEL", (), (("ADVP", "PRT"),)),
+    ("eq_words", "EQ_WORD", (), (("This", "this"),)), ("delete_words", "DELETE_WORD", (), (",",)),
+    ("disc_only", "DISC_ONLY", False, True), ("delete_root_preterms", "DELETE_ROOT_PRETERMS", False, True),
+]
+
+
+def test_every_evalb_setting_is_compared_by_merge():
+    from dataclasses import fields
+
+    assert sorted(name for name, *_ in SETTINGS) == sorted(f.name for f in fields(EvalbParams))
+
+
+@pytest.mark.parametrize(("setting", "keyword", "a", "b"), SETTINGS, ids=[s[0] for s in SETTINGS])
+def test_merge_refuses_totals_of_other_params(setting, keyword, a, b):
+    from spacy_anno_eval.trees.evalb import Totals
+
+    first = Totals(sentences=2, matched=3, gold_brackets=4, test_brackets=4, params=EvalbParams(**{setting: a}))
+    second = Totals(sentences=1, matched=1, gold_brackets=1, test_brackets=2, params=EvalbParams(**{setting: b}))
+    with pytest.raises(ConfigError, match=rf"^cannot merge EVALB totals made with different settings: {setting} "
+                                          rf"\({keyword}\) is {re.escape(repr(a))} in the first "
+                                          rf"totals but {re.escape(repr(b))} in the second; "):
+        first.merge(second)
+    with pytest.raises(ConfigError, match=rf"{setting} \({keyword}\)"):
+        Totals(params=EvalbParams(**{setting: b})).merge(first)  # empty totals are refused too
+    same = first.merge(Totals(sentences=1, matched=1, params=EvalbParams(**{setting: a})))
+    assert (same.sentences, same.matched, same.params) == (3, 4, first.params)
+
+
+def test_merge_refuses_results_scored_with_another_parameter_file():
+    from spacy_anno_eval.trees.evalb import evaluate_files
+    from tests.conftest import shared_file
+
+    gold, test = shared_file("treebank", "evalb_sample", "sample.gld"), shared_file("treebank", "evalb_sample",
+                                                                                    "sample.tst")
+    sample = evaluate_files(gold, test, shared_file("treebank", "evalb_sample", "sample.prm"))
+    collins = evaluate_files(gold, test, shared_file("treebank", "evalb_sample", "COLLINS.prm"))
+    with pytest.raises(ConfigError, match=r"delete_labels \(DELETE_LABEL\) is \('TOP', '-NONE-', ',', ':', '``', "
+                                          r"\"''\"\) in the first totals but .* in the second"):
+        sample.all.merge(collins.all)
+    with pytest.raises(ConfigError, match="scope is 'all' in the first totals but 'cutoff' in the second"):
+        sample.all.merge(sample.cutoff)
+
+
+def test_merged_totals_equal_the_totals_of_the_whole():
+    from spacy_anno_eval.trees.brackets import parse_brackets
+    from spacy_anno_eval.trees.evalb import evaluate
+    from tests.conftest import shared_file
+
+    folder = ("treebank", "evalb_sample")
+    params = EvalbParams.read(shared_file(*folder, "sample.prm"))
+    gold = parse_brackets(shared_file(*folder, "sample.gld").read_text(encoding="utf-8"), layout="line")
+    test = parse_brackets(shared_file(*folder, "sample.tst").read_text(encoding="utf-8"), layout="line")
+    whole = evaluate(gold, test, params)
+    first, second = evaluate(gold[:12], test[:12], params), evaluate(gold[12:], test[12:], params)
+    for scope in ("all", "cutoff"):
+        merged = getattr(first, scope).merge(getattr(second, scope))
+        assert merged == getattr(whole, scope) and merged.params is params and merged.scope == scope
+        assert merged.figures() == getattr(whole, scope).figures()
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"params": "sample.prm"}, "Totals.params must be EvalbParams"), ({"scope": "len<=40"}, "Totals.scope"),
+    ({"matched": -1}, "Totals.matched must be a whole number"), ({"words": 1.5}, "Totals.words"),
+])
+def test_totals_validate_their_settings(kwargs, message):
+    from spacy_anno_eval.trees.evalb import Totals
+
+    with pytest.raises(ConfigError, match=message):
+        Totals(**kwargs)
+    with pytest.raises(ConfigError, match="Totals.merge needs EVALB Totals, got dict"):
+        Totals().merge({"sentences": 1})
