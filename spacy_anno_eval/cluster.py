@@ -1,5 +1,11 @@
 """Dask clients: one way to open and close a client for ``--dask local:N`` or a scheduler address.
 
+The address is checked once, by :func:`check_scheduler`, before any work (the CLI's ``--dask`` option calls it
+as it parses the option; :func:`open_client` calls it too): ``local:N`` with a whole N >= 1, or a scheduler
+address ``host:port`` or ``PROTOCOL://host:port`` (protocols tcp, tls, ws, wss, ucx; an IPv6 host in brackets,
+``[::1]:8786``; port 1-65535), which is what ``distributed.Client`` connects to. Anything else is a
+:class:`~spacy_anno_eval.errors.ConfigError` saying which forms are accepted.
+
 Dask is the optional extra ``spacy-anno-eval[dask]``; nothing here imports it
 until a client is asked for.
 
@@ -11,26 +17,57 @@ cluster: what went wrong reaches the caller as the exception the task raised, on
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from .errors import InputError
+from .errors import ConfigError, InputError
+
+#: the protocols of a scheduler address (distributed's comm backends that connect to a host and port)
+PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx")
+_ADDRESS = re.compile(r"(?:(?P<protocol>[A-Za-z][A-Za-z0-9+.-]*)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+)"
+                      r":(?P<port>[0-9]{1,5})")
+
+
+def check_scheduler(scheduler: Any) -> str:
+    """``scheduler`` checked: ``local:N`` (N >= 1 local worker processes) or a scheduler address ``host:port`` /
+    ``PROTOCOL://host:port`` (:data:`PROTOCOLS`; port 1-65535). Return it; raise
+    :class:`~spacy_anno_eval.errors.ConfigError` saying which forms are accepted otherwise.
+
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("local:2")
+    ('tcp://10.0.0.5:8786', 'local:2')
+    """
+    accepted = (f"give local:N (N >= 1 local workers) or a scheduler address host:port or PROTOCOL://host:port "
+                f"(e.g. tcp://10.0.0.5:8786; protocols {', '.join(PROTOCOLS)})")
+    if not isinstance(scheduler, str):
+        raise ConfigError(f"--dask (scheduler=) must be a string, got {scheduler!r}; {accepted}")
+    if scheduler.startswith("local:"):
+        count = scheduler.split(":", 1)[1]
+        if not (count.isascii() and count.isdigit() and int(count) >= 1):
+            raise ConfigError(f"--dask {scheduler!r}: the number of local workers must be a whole number >= 1; "
+                              f"{accepted}")
+        return scheduler
+    match = _ADDRESS.fullmatch(scheduler)
+    if match is None:
+        raise ConfigError(f"--dask {scheduler!r} is not a Dask address; {accepted}")
+    if (match["protocol"] or "tcp") not in PROTOCOLS:
+        raise ConfigError(f"--dask {scheduler!r}: unknown protocol {match['protocol']!r}; {accepted}")
+    if not 1 <= int(match["port"]) <= 65535:
+        raise ConfigError(f"--dask {scheduler!r}: port {match['port']} is not in 1-65535; {accepted}")
+    return scheduler
 
 
 def open_client(scheduler: str) -> tuple[Any, Any]:
-    """A Dask client for ``"local:N"`` (and its cluster, to close) or a scheduler address."""
+    """A Dask client for ``"local:N"`` (and its cluster, to close) or a scheduler address (checked first,
+    :func:`check_scheduler`)."""
+    check_scheduler(scheduler)
     try:
         from distributed import Client, LocalCluster
     except ImportError as err:
         raise InputError('--dask needs Dask: pip install "spacy-anno-eval[dask]"') from err
     if scheduler.startswith("local:"):
-        try:
-            n = int(scheduler.split(":", 1)[1])
-        except ValueError:
-            n = 0
-        if n < 1:
-            raise InputError(f"--dask {scheduler!r}: write local:N with N >= 1 workers")
+        n = int(scheduler.split(":", 1)[1])
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                silence_logs=SILENT)
         try:
@@ -90,4 +127,4 @@ def quiet_distributed() -> Iterator[None]:
 SILENT = logging.CRITICAL + 1  # above every level distributed logs at
 
 
-__all__ = ["dask_client", "open_client"]
+__all__ = ["PROTOCOLS", "check_scheduler", "dask_client", "open_client"]

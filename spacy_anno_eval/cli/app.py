@@ -343,11 +343,12 @@ BdmFeature = Annotated[str | None, typer.Option("--bdm-feature", help="Feature h
 Shards = Annotated[bool, typer.Option("--shards", help="The inputs are folders or glob patterns of shard files, "
                                                        "read one at a time and merged (bounded memory); KEY and "
                                                        "RESPONSE shards pair in sorted order.")]
-Dask = Annotated[str | None, typer.Option("--dask", help="Spread the work on Dask: local:N (N local workers) or a "
-                                                         "scheduler address (tcp://host:8786); the same result as "
-                                                         "in-process. score, qa: the shards or chunks (implies "
-                                                         "--shards); agreement, iaa, benchmark: the bootstrap or "
-                                                         "significance samples; gamma: the random continua.")]
+Dask = Annotated[str | None, typer.Option("--dask", callback=lambda value: check_dask(value),  # defined below
+                                          help="Spread the work on Dask: local:N (N local workers) or a "
+                                               "scheduler address (tcp://host:8786); the same result as "
+                                               "in-process. score, qa: the shards or chunks (implies "
+                                               "--shards); agreement, iaa, benchmark: the bootstrap or "
+                                               "significance samples; gamma: the random continua.")]
 ChunkDocs = Annotated[int | None, typer.Option("--chunk-docs", min=1, help="Read JSONL and CoNLL files lazily, "
                                                                            "this many documents at a time (every "
                                                                            "input: the same documents in the same "
@@ -390,3 +391,13 @@ def bdm_credit(bdm: Path | None, feature: str | None, features: Sequence[str] | 
     from ..bdm.credit import BdmCredit
 
     return BdmCredit.from_file(bdm, feature=feature)
+
+
+def check_dask(value: str | None) -> str | None:
+    """``--dask``: ``local:N`` or a scheduler address, checked as the option is parsed, before any work
+    (:func:`spacy_anno_eval.cluster.check_scheduler`); a :class:`ConfigError` naming the accepted forms otherwise."""
+    if value is None:
+        return None
+    from ..cluster import check_scheduler
+
+    return check_scheduler(value)
