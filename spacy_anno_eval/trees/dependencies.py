@@ -86,7 +86,6 @@ punctuation included, like the CoNLL 2018 evaluation.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -399,7 +398,10 @@ class TreeComparison:
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        """:meth:`to_dict` as strict JSON text (:func:`~spacy_anno_eval.files.json_text`: no NaN)."""
+        from ..files import json_text
+
+        return json_text(self.to_dict(), indent=indent)
 
     def sentence_rows(self) -> list[dict[str, Any]]:
         """One row per sentence: words, head / LAS counts, node counts, identical structure / annotation."""

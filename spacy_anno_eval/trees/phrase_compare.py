@@ -50,7 +50,6 @@ package's policy (``zero_division``, one warning).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -298,7 +297,10 @@ class PhraseComparison:
         return out
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        """:meth:`to_dict` as strict JSON text (:func:`~spacy_anno_eval.files.json_text`: no NaN)."""
+        from ..files import json_text
+
+        return json_text(self.to_dict(), indent=indent)
 
     def diff_rows(self) -> list[dict[str, Any]]:
         """The differences as flat rows (:data:`PHRASE_DIFF_COLUMNS`): ``kind="word"`` per differing word,

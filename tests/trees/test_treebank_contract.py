@@ -353,3 +353,22 @@ def test_totals_validate_their_settings(kwargs, message):
         Totals(**kwargs)
     with pytest.raises(ConfigError, match="Totals.merge needs EVALB Totals, got dict"):
         Totals().merge({"sentences": 1})
+
+
+@pytest.mark.filterwarnings("ignore::spacy_anno_eval.errors.UndefinedFigureWarning")  # one word: no node
+def test_to_json_of_the_comparisons_is_strict_json():
+    import json
+
+    from spacy_anno_eval.trees.conllu import parse_conllu
+    from spacy_anno_eval.trees.dependencies import compare_treebanks
+    from spacy_anno_eval.trees.phrase_compare import compare_phrase_treebanks
+
+    def refuse(name):
+        raise AssertionError(f"{name} in JSON")
+
+    phrase = read_negra(DATA / "sample.export")
+    one = parse_conllu(CONLLU_ONE)
+    for result in (compare_phrase_treebanks(phrase, phrase), compare_treebanks(one, one)):
+        text = result.to_json(indent=None)
+        assert "\n" not in text and json.loads(text, parse_constant=refuse) == json.loads(json.dumps(
+            result.to_dict()))
