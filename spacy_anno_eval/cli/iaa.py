@@ -79,6 +79,7 @@ def iaa(
     feature 'label' significant for Per only)."""
     from ..files import check_outputs
 
+    asked_quiet = quiet
     quiet = check_outputs([corpus, bdm], [json_out, html_out and html_out / "index.html"],
                           folders=[html_out]) or quiet  # before any work; JSON on stdout: no table
     from ..agreement.iaa import pairwise_f, pairwise_kappa, parse_types, to_json
@@ -105,8 +106,6 @@ def iaa(
                             credit=bdm_credit(bdm, bdm_feature, parse_types(types)[1]), shards=shards,
                             progress=not quiet, docs_per_chunk=chunk_docs, reader_options=options,
                             missing_as_empty=missing_as_empty, missing_feature=missing_feature or "drop")
-    if result.get("sets_note"):  # which sets were chosen, even with -q: the figures depend on it
-        typer.echo(result["sets_note"], err=True)
     if json_out is not None:  # machine output first
         write_json(to_json(result), json_out)
     written = {}
@@ -127,3 +126,5 @@ def iaa(
         if written:
             typer.echo(f"agreement matrix written to {html_out / 'index.html'} ({len(written) - 1} pair pages)",
                        err=True)
+    if result.get("sets_note") and not asked_quiet:  # which sets were chosen (the JSON says it too): once done
+        typer.echo(f"note: {result['sets_note']}", err=True)

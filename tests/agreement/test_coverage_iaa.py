@@ -248,7 +248,7 @@ def run(args: list, code: int = 0):
 
 def test_iaa_without_sets_compares_every_annotator_set_and_says_which(tmp_path: Path) -> None:
     path = example(tmp_path / "ex.spacy")
-    result = run(["iaa", path, "-q", "--json", tmp_path / "r.json"])
+    result = run(["iaa", path, "--json", tmp_path / "r.json"])  # -q prints no note (tests/test_contract_holes.py)
     assert f"comparing the 2 annotator sets of {path}: spans:a, spans:b; name others with --sets" in result.stderr
     assert "anno-eval: warning:" in result.stderr and "spans:a / spans:b 1" in result.stderr
     data = json.loads((tmp_path / "r.json").read_text(encoding="utf8"))
