@@ -86,3 +86,111 @@ def test_the_python_api_refuses_a_bad_dask_address_too(address):
 
     with pytest.raises(ConfigError, match="give local:N"), dask_client(address):
         pass
+
+
+# -- notes: after success, never under -q; a failing command prints its error line only ---------------------------
+
+
+def two_annotators(path: Path) -> Path:
+    """A DocBin whose two documents both annotators annotated (spans:a, spans:b): no coverage warning."""
+    import spacy
+    from spacy.tokens import DocBin, Span
+
+    nlp = spacy.blank("en")
+    docs = []
+    for i, (text, a, b) in enumerate([("Ada met Bob in Paris .", [(0, 1, "PER"), (2, 3, "PER")],
+                                       [(0, 1, "PER"), (4, 5, "LOC")]),
+                                      ("Carl saw Dana .", [(0, 1, "PER")], [(0, 1, "PER"), (2, 3, "PER")])]):
+        doc = nlp(text)
+        doc.user_data["doc_id"] = f"d{i}"
+        doc.spans["a"] = [Span(doc, s, e, label) for s, e, label in a]
+        doc.spans["b"] = [Span(doc, s, e, label) for s, e, label in b]
+        docs.append(doc)
+    DocBin(docs=docs, store_user_data=True).to_disk(path)
+    return path
+
+
+NOTED = {  # command -> its arguments after the corpus, and the note it gives without --sets
+    "iaa": ([], "note: comparing the 2 annotator sets of"),
+    "gamma": (["--samples", "5"], "note: comparing the annotator sets spans:a, spans:b"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(NOTED))
+def test_quiet_prints_nothing_on_success_not_even_the_sets_note(tmp_path, command):
+    args, _ = NOTED[command]
+    result = invoke([command, two_annotators(tmp_path / "ex.spacy"), *args, "-q"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "" and result.stderr == ""
+
+
+@pytest.mark.parametrize("command", sorted(NOTED))
+def test_the_sets_note_comes_after_the_tables_when_the_command_succeeds(tmp_path, command):
+    args, note = NOTED[command]
+    result = invoke([command, two_annotators(tmp_path / "ex.spacy"), *args])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() and result.stderr.strip().splitlines()[-1].startswith(note)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a device whose writes fail)")
+@pytest.mark.parametrize("command", sorted(NOTED))
+def test_a_command_that_fails_after_choosing_the_sets_prints_one_line(tmp_path, command):
+    args, _ = NOTED[command]
+    result = invoke([command, two_annotators(tmp_path / "ex.spacy"), *args, "--json", "/dev/full"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith("anno-eval: error: cannot write /dev/full")
+
+
+# -- gamma: every option checked before the random continua ----------------------------------------------------------
+
+
+def units_csv(path: Path) -> Path:
+    path.write_text("a,X,10,20\na,Y,40,60\nb,X,12,20\nb,Y,40,58\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def no_sampling(monkeypatch):
+    """gamma's long work (the best alignment, the random continua) made to fail: an error that comes from an
+    option must come before it."""
+    import spacy_anno_eval.gamma.measure as measure
+
+    def long_work(*args, **kwargs):
+        raise AssertionError("gamma aligned or sampled before the options were checked")
+
+    monkeypatch.setattr(measure, "best_alignment", long_work)
+    monkeypatch.setattr(measure, "_run_samples", long_work)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--ualpha", "--extent", "0,50"], "lies outside the extent [0, 50)"),  # a unit at [40, 60)
+    (["--ualpha", "--extent", "abc"], "--extent 'abc': expected BEGIN,END"),
+    (["--ualpha", "--extent", "nan,50"], "--extent 'nan,50': expected BEGIN,END, two whole numbers"),
+    (["--ualpha", "--extent", "50,0"], "--extent '50,0': expected BEGIN,END, two whole numbers with BEGIN < END"),
+    (["--ualpha", "--extent", "0.5,100"], "--extent '0.5,100': expected BEGIN,END, two whole numbers"),
+    (["--extent", "0,100"], "--extent is the stretch --ualpha compares"),
+    (["--jobs", "0"], "--jobs 0: give a number of processes >= 1, or -1"),
+    (["--samples", "50", "--max-samples", "10"], "max_samples must be a whole number >= n_samples"),
+])
+def test_gamma_options_are_checked_before_sampling(tmp_path, no_sampling, args, message):
+    result = invoke(["gamma", units_csv(tmp_path / "u.csv"), *args, "-q"])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [["--extent", "0,100"], ["--ualpha", "--extent", "abc"], ["--jobs", "-2"]])
+def test_gamma_options_are_checked_before_reading(tmp_path, args):
+    result = invoke(["gamma", tmp_path / "missing.csv", *args])
+    assert result.exit_code == 2 and "missing.csv" not in result.stderr, result.stderr
+
+
+def test_gamma_with_ualpha_and_a_covering_extent_still_reports_both(tmp_path):
+    import json
+
+    out = tmp_path / "g.json"
+    result = invoke(["gamma", units_csv(tmp_path / "u.csv"), "--ualpha", "--extent", "0,100", "--samples", "5",
+                     "--json", out, "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["unitizing_alpha"]["extent"] == [0, 100] and data["gamma"] is not None

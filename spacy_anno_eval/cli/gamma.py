@@ -69,6 +69,11 @@ def gamma(
 
     asked_quiet = quiet
     quiet = check_outputs([source], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    if extent is not None and not ualpha:  # the options, before reading and sampling
+        raise ConfigError("--extent is the stretch --ualpha compares; give --ualpha with it")
+    given_extent = _extent(extent) if extent is not None else None
+    if jobs is not None and jobs != -1 and jobs < 1:
+        raise ConfigError(f"--jobs {jobs}: give a number of processes >= 1, or -1 for all cores")
     from ..gamma.dissimilarity import Dissimilarity
     from ..gamma.measure import gamma as compute_gamma
     from ..gamma.readers import LEFT_OUT, read_continuum
@@ -80,26 +85,21 @@ def gamma(
         continuum = read_continuum(source, fmt=fmt, sets=sets, unit=unit, sep=sep, label_feature=label_feature,
                                    missing_as_empty=missing_as_empty)
     documents = continuum.documents
-    if documents is not None and sets is None and not asked_quiet:
-        typer.echo(f"note: comparing the annotator sets {', '.join(documents['sets'])} (all the file holds; "
-                   f"choose with --sets)", err=True)
-    result = compute_gamma(continuum, dissimilarity=dissim, sampler=sampler, n_samples=samples,
-                           precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
-                           empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
     unitizing = unitizing_2016 = None
-    if ualpha:
+    if ualpha:  # before the random continua: the extent is checked against the units here
         from ..errors import InputError
         from ..gamma.unitizing import unitizing_alpha, unitizing_alpha_2016
 
-        bounds = _extent(extent) if extent is not None else (
+        bounds = given_extent if given_extent is not None else (
             tuple(documents["extent"]) if documents is not None and len(continuum) else None)
         unitizing = unitizing_alpha(continuum, extent=bounds, source=str(source))
         try:
             unitizing_2016 = unitizing_alpha_2016(continuum, extent=bounds, source=str(source)).to_dict()
         except InputError as err:  # overlapping units of one annotator: the 2004 form still applies
             unitizing_2016 = {"measure": "krippendorff2016_u_alpha", "value": None, "warnings": [str(err)]}
-    elif extent is not None:
-        raise ConfigError("--extent is the stretch --ualpha compares; give --ualpha with it")
+    result = compute_gamma(continuum, dissimilarity=dissim, sampler=sampler, n_samples=samples,
+                           precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
+                           empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
     if json_out is not None:
         out = result.to_dict()
         if unitizing is not None:
@@ -112,10 +112,16 @@ def gamma(
             _print_unitizing(unitizing, unitizing_2016)
         if documents is not None:
             _print_documents(documents)
+    if documents is not None and sets is None and not asked_quiet:  # once done, never under -q
+        typer.echo(f"note: comparing the annotator sets {', '.join(documents['sets'])} (all the file holds; "
+                   f"choose with --sets)", err=True)
 
 
 def _extent(text: str) -> tuple[float, float]:
-    """``BEGIN,END`` -> two numbers; :class:`ConfigError` saying what was given otherwise."""
+    """``BEGIN,END`` -> two whole numbers (uα's positions), BEGIN < END; :class:`ConfigError` saying what was
+    given otherwise. Whether the units lie inside it is checked once they are read, before any sampling."""
+    import math
+
     from ..annotations.table import split_names
 
     parts = split_names(text)
@@ -123,6 +129,9 @@ def _extent(text: str) -> tuple[float, float]:
         begin, end = (float(p) for p in parts)
     except ValueError:
         raise ConfigError(f"--extent {text!r}: expected BEGIN,END, two numbers such as 150,450") from None
+    if not (math.isfinite(begin) and math.isfinite(end) and begin.is_integer() and end.is_integer() and begin < end):
+        raise ConfigError(f"--extent {text!r}: expected BEGIN,END, two whole numbers with BEGIN < END, such as "
+                          f"150,450")
     return begin, end
 
 
