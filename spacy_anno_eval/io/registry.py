@@ -92,7 +92,8 @@ class Reader:
     (a plugin's). ``inputs(path, **options) -> list[Path]``: every file the reader opens for ``path`` (default:
     the path itself). ``sample(case: Sample) -> Files | None``: a sample file of the format (``None`` where the
     case cannot be written in it: no number field, no nesting). ``sniff(path) -> bool``: where several formats
-    share a suffix (``shared_suffixes``), whether this file is of this format.
+    share a suffix (``shared_suffixes``), whether this file is of this format. ``sample_options``: the options its
+    samples are read with (``(("label_feature", "value"),)`` where the format keeps the label in a feature).
     """
 
     name: str
@@ -104,6 +105,7 @@ class Reader:
     shared_suffixes: tuple[str, ...] = ()
     sniff: str | Callable[[Path], bool] | None = None
     options: tuple[str, ...] = field(default=())
+    sample_options: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -131,12 +133,13 @@ class Reader:
         files = function(case)
         if files is None:
             return None
+        from ..files import write_bytes
+
         folder = Path(folder)
         first = None
         for name, data in files.items():
             target = folder.joinpath(*name.split("/"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)  # test fixtures, in a folder of the caller's
+            write_bytes(target, data)  # test fixtures, in a folder of the caller's
             first = first or target
         return first
 
@@ -175,9 +178,10 @@ BUILTIN: tuple[Reader, ...] = (
     Reader("gate", "spans", _M + "io.gate:read_gate", (".bdocjs", ".gate.xml"), sample=_M + "io.samples:gate",
            shared_suffixes=(".xml", ".json"), sniff=_SPANS_SNIFF),
     Reader("xmi", "spans", _M + "io.xmi:read_xmi", (".xmi",), inputs=_M + "io.xmi:declared_inputs",
-           sample=_M + "io.samples:xmi", shared_suffixes=(".xml",), sniff=_SPANS_SNIFF),
+           sample=_M + "io.samples:xmi", shared_suffixes=(".xml",), sniff=_SPANS_SNIFF,
+           sample_options=(("label_feature", "value"),)),
     Reader("tsv3", "spans", _M + "io.tsv3:read_tsv3", (), sample=_M + "io.samples:tsv3",
-           shared_suffixes=(".tsv",), sniff=_SPANS_SNIFF),
+           shared_suffixes=(".tsv",), sniff=_SPANS_SNIFF, sample_options=(("label_feature", "value"),)),
     Reader("labelstudio", "spans", _M + "io.labelstudio:read_labelstudio", (), sample=_M + "io.samples:labelstudio",
            shared_suffixes=(".json",), sniff=_SPANS_SNIFF),
     Reader("doccano", "spans", _M + "io.doccano:read_doccano", (), inputs=_M + "io.doccano:declared_inputs",
