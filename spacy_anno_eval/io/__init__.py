@@ -281,7 +281,23 @@ def read_corpus(path: str | os.PathLike, format: str = "auto", *, selectors: Seq
     corpus = get_reader(name)(p, selectors=tuple(selectors), features=features, **options)
     if not len(corpus) and not allow_empty:
         raise InputError(f"{p}: the corpus has no documents (read as {name})")
+    if not allow_empty and _holds_nothing(corpus):
+        raise InputError(f"{p}: nothing to compare: the {len(corpus)} document(s) read as {name} hold no text and no "
+                         f"annotation (an empty file of the format); give a file with the documents' text")
     return corpus
+
+
+def _holds_nothing(corpus: Corpus) -> bool:
+    """Whether every document of ``corpus`` has an empty text and no set has an annotation (a brat ``.ann``
+    beside an empty ``.txt``, a TSV3 header without sentences, an empty CAS). Cheap: texts are looked at only
+    when no set holds an annotation, and a corpus that knows its text lengths is not built."""
+    if any(len(table) for table in corpus.sets.values()):
+        return False
+    if corpus.text_lengths is not None:
+        import numpy as np
+
+        return not np.asarray(corpus.text_lengths).any()
+    return all(not text for text in corpus.texts)
 
 
 #: the parameters of a reader that are no reader options
