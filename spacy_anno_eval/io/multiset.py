@@ -111,6 +111,7 @@ class MultiSetBuilder:
         self._found_features: set[str] = set()
         self._zero_length = 0
         self._without_label_feature = 0
+        self._with_label_feature = 0
         self.covered_text = CoveredText(source, covered_field)
         self.notes: list[str] = []
 
@@ -178,6 +179,7 @@ class MultiSetBuilder:
             if value is None or value == "":
                 self._without_label_feature += 1
             else:
+                self._with_label_feature += 1
                 label = str(value)
         if not isinstance(label, str) or not label:
             raise InputError(f"{where(self.source, self.doc_ids[doc], line, (start, end))}: an annotation without "
@@ -212,6 +214,11 @@ class MultiSetBuilder:
             raise ConfigError(f"{self.source}: --label-feature {self.label_type}->{self.label_feature}: no "
                               f"annotation has the type {self.label_type!r}; the types are: "
                               f"{', '.join(sorted(self._types_seen))}")
+        if self._without_label_feature and not self._with_label_feature:
+            found = ", ".join(sorted(self._found_features)) or "none"
+            raise ConfigError(f"{self.source}: --label-feature {self.label_feature}: no annotation carries the "
+                              f"feature {self.label_feature!r}; the features are: {found} (leave --label-feature "
+                              f"out to label annotations by their type)")
         self.covered_text.warn()
         if self._zero_length:
             warnings.warn(f"{self.source}: {self._zero_length} zero-length annotation(s) left out (a span is "
