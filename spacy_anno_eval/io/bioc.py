@@ -236,7 +236,8 @@ def _str(value: Any, what: str, loc: str, optional: bool = True) -> str | None:
 
 def _json_infons(value: Any, loc: str) -> dict[str, str]:
     infons = _obj(value if value is not None else {}, "\"infons\"", loc)
-    return {str(k): v if isinstance(v, str) else str(v) for k, v in infons.items()}
+    # a null infon (a JSON null; NaN and Infinity read as null) is absent, not the string "None"
+    return {str(k): v if isinstance(v, str) else str(v) for k, v in infons.items() if v is not None}
 
 
 def _json_doc(value: Any, i: int, source: str) -> _Doc:
