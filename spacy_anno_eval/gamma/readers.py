@@ -234,6 +234,9 @@ def read_fixture(path: PathLike) -> tuple[Continuum, dict[str, Any]]:
     if not isinstance(data, dict) or "continuum" not in data:
         raise InputError(f"{p}: not a γ fixture: expected a JSON object with a 'continuum' list of "
                                  f"{{annotator, start, end, category}}")
+    if isinstance(data["continuum"], list) and not data["continuum"]:
+        raise InputError(f"{p}: nothing to compare: the continuum holds no units; a γ fixture lists them as "
+                         f"{{annotator, start, end, category}} objects")
     return _units_from_json(data["continuum"], f"{p}, continuum"), data
 
 
@@ -604,7 +607,7 @@ def read_textgrid(path: PathLike) -> Continuum:
             raise InputError(f"{where(src, line=tokens.line())}: unknown tier class {tier_class!r}; "
                                      f"expected 'IntervalTier' or 'TextTier'")
     if not names:
-        raise InputError(f"{src}: no IntervalTier, so no annotators")
+        raise InputError(f"{src}: nothing to compare: no IntervalTier, so no annotators and no units")
     return Continuum.from_units(units, annotators=names, source=src)
 
 
@@ -669,7 +672,8 @@ def read_eaf(path: PathLike) -> Continuum:
                                          f">= end {end} s")
             units.append((tier_id, start, end, ann.findtext("{*}ANNOTATION_VALUE") or ""))
     if not units:
-        raise InputError(f"{src}: no time-aligned annotations (ALIGNABLE_ANNOTATION) in any tier")
+        raise InputError(f"{src}: nothing to compare: no time-aligned annotations (ALIGNABLE_ANNOTATION) in any "
+                         f"tier, so no units")
     return Continuum.from_units(units, source=src)
 
 
