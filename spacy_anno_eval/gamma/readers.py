@@ -761,9 +761,6 @@ def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[st
                               f"offsets only")
         options = {k: v for k, v in (("label_feature", label_feature), ("sep", sep)) if v is not None}
         return read_annotations(p, fmt, sets, missing_as_empty=missing_as_empty, **options)
-    if sets:
-        raise InputError(f"{p}: --sets applies to spaCy input only and to annotation corpora; a {fmt} file names "
-                         f"its annotators")
     if label_feature is not None:
         raise ConfigError(f"{p}: --label-feature (label_feature=) reads labels of annotation-tool exports; a {fmt} "
                           f"file's units carry their categories")
@@ -771,6 +768,16 @@ def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[st
         raise ConfigError(f"{p}: --sep (sep=) is the delimiter of a CSV file; a {fmt} file has none")
     if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\""):
         raise ConfigError(f"sep must be one character (the CSV delimiter, e.g. ';' or a tab), got {sep!r}")
+    if sets:
+        names = _read_units(p, fmt, sep).annotators  # a file that cannot be read says so first
+        given = sets if isinstance(sets, str) else ",".join(map(str, sets))
+        raise InputError(f"{p}: --sets {given}: --sets applies to spaCy input only and to annotation corpora; a "
+                         f"{fmt} file names its annotators ({', '.join(names) or 'none'}): leave --sets out")
+    return _read_units(p, fmt, sep)
+
+
+def _read_units(p: Path, fmt: str, sep: str | None) -> Continuum:
+    """The continuum of a file in one of γ's own formats."""
     if fmt in ("csv", "tsv"):
         return read_csv(p, delimiter=sep or ("\t" if fmt == "tsv" else ","))
     if fmt == "json":
