@@ -330,13 +330,17 @@ def read_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
     Text: one ``child<TAB>parent`` per line; a line with one field declares a
     concept without parent; blank lines and ``#`` lines are skipped. RDF:
     see :func:`read_rdf_taxonomy`. ``name`` defaults to the file's stem.
+    A file that holds no concept (empty, only comments, an ontology without
+    classes) raises :class:`InputError`: nothing to compare.
     """
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such file")
-    if p.suffix.lower() in RDF_SUFFIXES:
-        return read_rdf_taxonomy(p, name=name)
-    return read_tsv_taxonomy(p, name=name)
+    taxonomy = read_rdf_taxonomy(p, name=name) if p.suffix.lower() in RDF_SUFFIXES else read_tsv_taxonomy(p, name=name)
+    if not taxonomy.concepts:
+        raise InputError(f"{p}: nothing to compare: the taxonomy holds no concept (no child<TAB>parent line, no "
+                         f"class); give a file with at least one")
+    return taxonomy
 
 
 def read_tsv_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
