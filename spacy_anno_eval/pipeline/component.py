@@ -271,18 +271,20 @@ class AnnoEval(Pipe):
                  min_overlap: float = 0.0, zero_division: float = 0.0, bdm: str | None = None,
                  bdm_feature: str | None = None, scorer: Callable[..., dict[str, Any]] | None = None) -> None:
         from ..errors import ConfigError
-        from ..figures import check_beta, check_zero_division
-        from ..spans.align import PAIRINGS, check_min_overlap
+        from ..spans.settings import SpanSettings
 
         self.name = name
         self.key = _check_selector("key", key)
         self.response = _check_selector("response", response)
         self.types = _check_names("types", types)
         self.features = _check_names("features", features)
-        try:
-            self.beta = check_beta(beta)
+        try:  # the span engine's settings, validated once (the evaluations made here carry them)
+            self._settings = SpanSettings(key_set=self.key, response_set=self.response, types=self.types,
+                                          features=self.features, beta=beta, zero_division=zero_division,
+                                          pairing=pairing, min_overlap=min_overlap)
         except ConfigError as e:
             raise ConfigError(f"anno_eval: {e}") from None
+        self.beta = self._settings.beta
         if self.beta == float("inf"):
             raise ConfigError(f"anno_eval: beta must be a finite number >= 0 here, got {beta!r}: a spaCy config "
                               f"cannot hold inf (JSON has no infinity); recall is the report's r")
@@ -290,14 +292,9 @@ class AnnoEval(Pipe):
         from ..report import FORMATS
 
         self.report_formats = _check_names("report_formats", report_formats, tuple(FORMATS), empty_ok=False)
-        if pairing not in PAIRINGS:
-            raise ConfigError(f"anno_eval: pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
-        self.pairing = pairing
-        try:
-            self.min_overlap = check_min_overlap(min_overlap)
-            self.zero_division = check_zero_division(zero_division)
-        except ValueError as e:
-            raise ConfigError(f"anno_eval: {e}") from None
+        self.pairing = self._settings.pairing
+        self.min_overlap = self._settings.min_overlap
+        self.zero_division = self._settings.zero_division
         self.output_dir = None if output_dir is None or str(output_dir) == "" else str(output_dir)
         self.bdm, self.bdm_feature = _check_bdm(bdm, bdm_feature, self.features)
         self._credit: Any = None
@@ -320,13 +317,10 @@ class AnnoEval(Pipe):
     # -- settings ---------------------------------------------------------
 
     @property
-    def settings(self) -> dict[str, Any]:
-        """The settings an :class:`~spacy_anno_eval.spans.counts.Evaluation` records
-        (the same keys as :func:`spacy_anno_eval.spans.engine.evaluate`)."""
-        return {"beta": self.beta, "zero_division": self.zero_division, "pairing": self.pairing,
-                "min_overlap": self.min_overlap, "key_set": self.key, "response_set": self.response,
-                "types": list(self.types) if self.types else None,
-                "features": list(self.features) if self.features else None}
+    def settings(self) -> Any:
+        """The span engine's settings (:class:`~spacy_anno_eval.spans.settings.SpanSettings`), validated when the
+        component was made; the :class:`~spacy_anno_eval.spans.counts.Evaluation` s made here carry them."""
+        return self._settings
 
     def credit_rule(self) -> Any:
         """The BDM credit rule of ``bdm`` / ``bdm_feature`` (read once, when first needed), or None."""

@@ -62,11 +62,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..annotations.table import INDEX, SpanTable, name_list
-from ..errors import ConfigError, FeatureTypeWarning, InputError
+from ..errors import ConfigError, FeatureTypeWarning
+from .settings import PAIRINGS, check_min_overlap
 
 CORRECT, PARTIAL, INCORRECT, OVERLAP, MISSING, SPURIOUS = range(6)
 STATUS_NAMES = ("correct", "partial", "incorrect", "overlap", "missing", "spurious")
-PAIRINGS = ("optimal", "gate")
 
 
 @dataclass
@@ -142,7 +142,7 @@ def align_spans(key: SpanTable, response: SpanTable, *, features: Sequence[str] 
             raise ConfigError(f"align_spans: the {what} must be a SpanTable (Corpus.get_set gives one), got "
                               f"{type(table).__name__}")
     if pairing not in PAIRINGS:
-        raise InputError(f"unknown pairing {pairing!r}: use one of {', '.join(PAIRINGS)}")
+        raise ConfigError(f"unknown pairing {pairing!r}: use one of {', '.join(PAIRINGS)}")
     min_overlap = check_min_overlap(min_overlap)
     labels = sorted(set(key.labels) | set(response.labels))
     key = relabel(key, labels)
@@ -156,18 +156,6 @@ def align_spans(key: SpanTable, response: SpanTable, *, features: Sequence[str] 
     else:
         kr, rr = _optimal_pairs(key, response, compat, min_overlap)
     return _assemble(key, response, labels, kr, rr, compat)
-
-
-def check_min_overlap(min_overlap: float) -> float:
-    """Validate ``min_overlap``: a percentage in [0, 100]."""
-    try:
-        value = float(min_overlap)
-    except (TypeError, ValueError):
-        value = float("nan")
-    if not 0.0 <= value <= 100.0:
-        raise InputError(
-            f"min_overlap must be a percentage in [0, 100] (of the key's length), got {min_overlap!r}")
-    return value
 
 
 def sufficient_overlap(key: SpanTable, response: SpanTable, kr: np.ndarray, rr: np.ndarray,

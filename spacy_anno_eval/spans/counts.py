@@ -57,6 +57,7 @@ from .measures import (
     muc_prf,
     semeval_prf,
 )
+from .settings import SpanSettings
 
 N_FIELDS = len(FIELDS)
 # why the macro mean over documents covers fewer documents than the corpus has (report["macro_docs_coverage"])
@@ -237,14 +238,18 @@ class Evaluation:
     by_type: np.ndarray
     by_doc: np.ndarray
     alignment: PairTable | None = None
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: SpanSettings = field(default_factory=SpanSettings)
     texts: Sequence[str] | None = None
     credit: CreditSum | None = None
     units: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        # the settings it was made with, validated once (a mapping of them is read as SpanSettings)
+        self.settings = SpanSettings.of(self.settings)
+
     @classmethod
     def from_alignment(cls, alignment: PairTable, doc_ids: Sequence[str],
-                       settings: dict[str, Any] | None = None,
+                       settings: SpanSettings | dict[str, Any] | None = None,
                        texts: Sequence[str] | None = None, credit: CreditRule | None = None,
                        units: Sequence[int] | None = None) -> Evaluation:
         """The counts of ``alignment`` (and, with a credit rule, its credit sum), keeping the pairs. ``units``:
@@ -252,7 +257,7 @@ class Evaluation:
         by_type = count_pairs(alignment, None, len(alignment.labels))
         by_doc = count_pairs(alignment, alignment.doc, len(doc_ids))
         credit_sum = credit.accumulate(alignment) if credit is not None else None
-        return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, dict(settings or {}),
+        return cls(list(alignment.labels), list(doc_ids), by_type, by_doc, alignment, SpanSettings.of(settings),
                    texts, credit_sum, _check_units(units, len(doc_ids)))
 
     @property
@@ -275,7 +280,7 @@ class Evaluation:
 
     @classmethod
     def from_doc_results(cls, results: Sequence[dict[str, Any]], doc_ids: Sequence[str],
-                         settings: dict[str, Any] | None = None,
+                         settings: SpanSettings | dict[str, Any] | None = None,
                          texts: Sequence[str] | None = None, credit: CreditRule | None = None,
                          units: Sequence[int] | None = None) -> Evaluation:
         """Put per-document results (:func:`doc_results`) back together into one evaluation.
@@ -316,7 +321,8 @@ class Evaluation:
             doc = key_row = resp_row = np.zeros(0, dtype=INDEX)
             status = np.zeros(0, dtype=np.int8)
         alignment = PairTable(key, response, labels, doc, key_row.astype(INDEX), resp_row.astype(INDEX), status)
-        if units is None and texts is not None and (settings or {}).get("fp_per", "tokens") == "tokens":
+        settings = SpanSettings.of(settings)
+        if units is None and texts is not None and settings.fp_per == "tokens":
             from .units import text_tokens
 
             units = text_tokens(texts)
@@ -410,7 +416,7 @@ class Evaluation:
         if with_docs and all(ev.units is not None for ev in with_docs):
             units = np.concatenate([ev.units for ev in with_docs]).astype(np.int64)
         return cls(labels, doc_ids, by_type, np.concatenate([ev.by_doc for ev in evaluations]), None,
-                   dict(settings), None, credit, units)
+                   settings, None, credit, units)
 
     def known_units(self) -> np.ndarray | None:
         """:attr:`units` (``c`` of the false-positive rate, one per document), or ``None`` when not known."""
@@ -434,9 +440,11 @@ class Evaluation:
         return PerDocRows(self, *self._beta_zd(beta, zero_division))
 
     def _beta_zd(self, beta: float | None, zero_division: float | None) -> tuple[float, float]:
-        beta = check_beta(self.settings.get("beta", 1.0) if beta is None else beta)
-        zd = self.settings.get("zero_division", 0.0) if zero_division is None else zero_division
-        return beta, check_zero_division(zd)
+        """β and ``zero_division`` of a report: the settings' (validated when made), or those given here."""
+        if beta is None and zero_division is None:
+            return self.settings.beta, self.settings.zero_division
+        return (self.settings.beta if beta is None else check_beta(beta),
+                self.settings.zero_division if zero_division is None else check_zero_division(zero_division))
 
     def report(self, beta: float | None = None, zero_division: float | None = None,
                per_doc: bool = True, lazy: bool = False) -> dict[str, Any]:
@@ -488,7 +496,7 @@ class Evaluation:
                                                                  if k not in ("beta", "zero_division")}},
         }
         if c_total is not None:
-            per = self.settings.get("fp_per", "tokens")
+            per = self.settings.fp_per
             doc_fp = ratio(gate_counts(self.by_doc)["spurious"], units, zd)
             out["false_positive"] = {
                 "per": per, per: c_total,
@@ -532,9 +540,10 @@ def _check_same_settings(evaluations: Sequence[Evaluation]) -> None:
                           f"evaluation {i0} but {b!r} in evaluation {i}; score every part with the same settings")
 
     for i, ev in with_docs[1:]:
-        for key in list(first.settings) + [k for k in ev.settings if k not in first.settings]:
-            if first.settings.get(key) != ev.settings.get(key):
-                refuse(key, first.settings.get(key), i, ev.settings.get(key))
+        mine, theirs = first.settings.recorded(), ev.settings.recorded()
+        for key in list(mine) + [k for k in theirs if k not in mine]:
+            if mine.get(key) != theirs.get(key):
+                refuse(key, mine.get(key), i, theirs.get(key))
         a, b = first.credit, ev.credit
         if (a is None) != (b is None) or (a is not None and a.name != b.name):
             refuse("credit", None if a is None else a.name, i, None if b is None else b.name)
@@ -575,7 +584,7 @@ class PerDocRows(Sequence[dict[str, Any]]):
             out["false_positive"] = np.full(len(counts), None, dtype=object)
         else:
             out["false_positive"] = ratio(c["spurious"], units[a:b], self._zd)
-            out[self._ev.settings.get("fp_per", "tokens")] = units[a:b]
+            out[self._ev.settings.fp_per] = units[a:b]
         return out
 
     def __getitem__(self, i: Any) -> Any:

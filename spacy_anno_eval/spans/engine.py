@@ -15,14 +15,14 @@ from typing import Any
 import numpy as np
 
 from ..annotations.docs import as_docs, corpus_from_docs
-from ..annotations.table import ALL_FEATURES, Corpus, SpanTable, name_list, wants_all_features
+from ..annotations.table import ALL_FEATURES, Corpus, SpanTable, wants_all_features
 from ..errors import ConfigError, InputError, where
-from ..figures import check_beta, check_zero_division
 from .align import align_spans, select_types
 from .by_position import pair_by_position
 from .counts import Evaluation
 from .credit import CreditRule
-from .units import check_fp_per, doc_units
+from .settings import SpanSettings
+from .units import doc_units
 
 
 def load(source: Any, selectors: Sequence[str], fmt: str = "auto",
@@ -224,13 +224,15 @@ def _reorder(table: SpanTable, order: np.ndarray, n: int) -> SpanTable:
     return SpanTable(doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels, feats)
 
 
-def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: str | None = None,
-             types: Sequence[str] | None = None, features: Sequence[str] | None = None,
-             beta: float = 1.0, pairing: str = "optimal", zero_division: float = 0.0,
-             min_overlap: float = 0.0, fmt: str = "auto", check_text: bool = True,
-             reader_options: dict[str, Any] | None = None, credit: CreditRule | None = None,
-             check_names: bool = True, fp_per: str = "tokens") -> Evaluation:
+def evaluate(key: Any, response: Any, *, settings: SpanSettings | None = None, fmt: str = "auto",
+             check_text: bool = True, reader_options: dict[str, Any] | None = None,
+             credit: CreditRule | None = None, check_names: bool = True, **values: Any) -> Evaluation:
     """Compare a key (gold, annotator A) with a response (system, annotator B).
+
+    The comparison's settings are one :class:`~spacy_anno_eval.spans.settings.SpanSettings`, validated once
+    before anything is read: ``settings``, or built from keyword arguments of the same names (``key_set``,
+    ``response_set``, ``types``, ``features``, ``beta``, ``pairing``, ``zero_division``, ``min_overlap``,
+    ``fp_per``; given with ``settings``, they replace its values). The :class:`Evaluation` carries them.
 
     ``key``/``response``: a path (any format :func:`spacy_anno_eval.io.read_corpus`
     reads), a :class:`Corpus`, or a sequence of spaCy Docs. ``key_set`` and
@@ -260,14 +262,10 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     sets); nothing is checked on a corpus that is a
     :attr:`~spacy_anno_eval.annotations.table.Corpus.part` of a stream.
     """
-    response_set = response_set or key_set
-    for name, value in (("key_set", key_set), ("response_set", response_set)):
-        if not isinstance(value, str):
-            raise ConfigError(f"{name} must be a selector string such as 'ents' or 'spans:sc', got {value!r:.60}")
-    types, features = name_list(types, "types"), name_list(features, "features")
-    check_zero_division(zero_division)
-    check_beta(beta)
-    check_fp_per(fp_per)
+    settings = SpanSettings.of(settings, **values)
+    key_set, response_set = settings.key_set, settings.response_set
+    types = list(settings.types) if settings.types else None
+    features = list(settings.features) if settings.features else None
     if not isinstance(key, (str, os.PathLike, Corpus)):  # Docs: a list, read twice (annotations, then units)
         same = response is key
         key = as_docs(key, "key")
@@ -309,11 +307,7 @@ def evaluate(key: Any, response: Any, *, key_set: str = "ents", response_set: st
     significant = features
     if wants_all_features(features):  # GATE's "all features": every feature an annotation of either side carries
         significant = sorted(carried_features(ktab) | carried_features(rtab)) or None
-    alignment = align_spans(ktab, rtab, features=significant, pairing=pairing, min_overlap=min_overlap)
-    settings = {"beta": beta, "zero_division": zero_division, "pairing": pairing, "min_overlap": min_overlap,
-                "key_set": key_set, "response_set": response_set,
-                "types": list(types) if types else None, "features": list(features) if features else None}
-    if fp_per != "tokens":  # recorded only when not the default: settings of other doors stay as they were
-        settings["fp_per"] = fp_per
-    units = doc_units(key, kc, fp_per)
+    alignment = align_spans(ktab, rtab, features=significant, pairing=settings.pairing,
+                            min_overlap=settings.min_overlap)
+    units = doc_units(key, kc, settings.fp_per)
     return Evaluation.from_alignment(alignment, kc.doc_ids, settings, kc.texts, credit, units)

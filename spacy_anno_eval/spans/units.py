@@ -43,9 +43,9 @@ import numpy as np
 
 from ..annotations.table import INDEX, Corpus
 from ..errors import ConfigError, InputError, where
+from .settings import FP_UNITS
 
 #: what ``c`` of the false-positive rate counts (GATE eq. 10.8)
-FP_UNITS = ("tokens", "sentences")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"\w")
 _WHAT_TO_DO = ("give the key as Docs or a DocBin whose Docs have sentence boundaries (made by a pipeline with a "

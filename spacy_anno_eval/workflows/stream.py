@@ -40,6 +40,12 @@ from ..io.units import StreamIds, Unit, read_unit, shard_units
 from ..progress import progress_bar
 from ..spans.counts import Evaluation
 from ..spans.credit import CreditRule
+from ..spans.settings import SpanSettings
+
+
+def _span(options: dict[str, Any]) -> SpanSettings:
+    """The span settings among ``options`` (validated once: :meth:`SpanSettings.split`)."""
+    return SpanSettings.split(options)["settings"]
 
 
 def pair_shards(key: str | os.PathLike, response: str | os.PathLike, fmt: str = "auto",
@@ -49,10 +55,9 @@ def pair_shards(key: str | os.PathLike, response: str | os.PathLike, fmt: str = 
     ``options``: the :func:`~spacy_anno_eval.spans.engine.evaluate` options (sets and reader options)."""
     options = options or {}
     read = dict(options.get("reader_options") or {})
-    key_set = options.get("key_set", "ents")
-    ks = shard_units(key, fmt, docs_per_chunk, sharded, selectors=[key_set], **read)
-    rs = shard_units(response, fmt, docs_per_chunk, sharded, selectors=[options.get("response_set") or key_set],
-                     **read)
+    settings = _span(options)
+    ks = shard_units(key, fmt, docs_per_chunk, sharded, selectors=[settings.key_set], **read)
+    rs = shard_units(response, fmt, docs_per_chunk, sharded, selectors=[settings.response_set], **read)
     if len(ks) != len(rs):
         what, hint = ("chunks", " (the same documents in the same order)") if docs_per_chunk else ("shards", "")
         raise InputError(f"the key has {len(ks)} {what} ({key}) but the response {len(rs)} ({response}); "
@@ -112,11 +117,10 @@ class SeenNames:
     def check(self, source: str, options: dict[str, Any]) -> None:
         """Raise :class:`InputError` for a set no shard holds, a type no annotation has or a feature no
         annotation carries, listing what exists."""
-        from ..annotations.table import name_list
         from ..spans.engine import check_features, check_types
 
-        key_set = options.get("key_set", "ents")
-        response_set = options.get("response_set") or key_set
+        settings = _span(options)
+        key_set, response_set = settings.key_set, settings.response_set
         for side, selector, found in (("key", key_set, self.key_sets), ("response", response_set,
                                                                         self.response_sets)):
             if found is not None and selector not in found:
@@ -124,20 +128,18 @@ class SeenNames:
                 raise InputError(f"{source}: no {side} document in any shard has the annotation set {selector!r}; "
                                  f"the sets are: {listed}")
         where_ = f"{source} ({key_set} vs {response_set}, every shard)"
-        types = name_list(options.get("types"), "types")
-        if types:
-            check_types(types, self.labels, where_)
-        features = name_list(options.get("features"), "features")
-        if features:
-            check_features(features, self.carried, self.found_features, where_)
+        if settings.types:
+            check_types(settings.types, self.labels, where_)
+        if settings.features:
+            check_features(settings.features, self.carried, self.found_features, where_)
 
 
 def _read_pair(pair: tuple[Unit, Unit], options: dict[str, Any]) -> tuple[Any, Any, list[str | None] | None]:
     """The key and response corpora of a pair of units (:func:`read_unit`), and the key's found ids."""
     key, response = pair
-    key_set = options.get("key_set", "ents")
-    response_set = options.get("response_set") or key_set
-    read = dict(fmt=options.get("fmt", "auto"), features=options.get("features"),
+    settings = _span(options)
+    key_set, response_set = settings.key_set, settings.response_set
+    read = dict(fmt=options.get("fmt", "auto"), features=list(settings.features) if settings.features else None,
                 reader_options=options.get("reader_options"))
     if key == response:
         kc, found = read_unit(key, list(dict.fromkeys([key_set, response_set])), **read)
@@ -153,8 +155,8 @@ def _score_pair(pair: tuple[Unit, Unit], options: dict[str, Any], keep_pairs: bo
     from ..spans.engine import evaluate
 
     key, response, found = _read_pair(pair, options)
-    key_set = options.get("key_set", "ents")
-    names = SeenNames.of(key, response, key_set, options.get("response_set") or key_set)
+    settings = _span(options)
+    names = SeenNames.of(key, response, settings.key_set, settings.response_set)
     chunked = not isinstance(pair[0], str)
     if not len(key) and not len(response):   # an empty shard, or a chunk of Prodigy reject/ignore lines only
         return ShardResult(_empty(), [], collect(None) if collect is not None else None, names)
@@ -300,6 +302,7 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
     in shard order, beside the merged evaluation. ``credit``: as in :func:`score_shards`.
     """
     task = task or _score_pair
+    options = SpanSettings.split(options)  # every value checked before a shard is read
     if credit is not None:
         options = {**options, "credit": credit}
     pairs = pair_shards(key, response, options.get("fmt", "auto"), docs_per_chunk, sharded, options)

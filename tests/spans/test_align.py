@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacy_anno_eval.annotations.table import Corpus, SpanTable
-from spacy_anno_eval.errors import FeatureTypeWarning, InputError
+from spacy_anno_eval.errors import ConfigError, FeatureTypeWarning, InputError
 from spacy_anno_eval.spans import align as offsets
 from spacy_anno_eval.spans.align import STATUS_NAMES, align_spans
 from spacy_anno_eval.spans.engine import evaluate
@@ -99,11 +99,12 @@ def test_ties_break_by_document_order():
 
 
 def test_unknown_pairing_and_bad_min_overlap():
+    """A bad setting is a ConfigError (the contract: InputError is bad input)."""
     t = table([(0, 0, 5, "X")])
-    with pytest.raises(InputError, match="pairing"):
+    with pytest.raises(ConfigError, match="pairing"):
         align_spans(t, t, pairing="hungarian")
     for bad in (-1, 101, float("nan"), "x"):
-        with pytest.raises(InputError, match="min_overlap"):
+        with pytest.raises(ConfigError, match="min_overlap"):
             align_spans(t, t, min_overlap=bad)
 
 

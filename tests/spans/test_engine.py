@@ -85,7 +85,7 @@ def test_bad_settings_are_rejected() -> None:
         evaluate(c, c, beta=float("nan"))
     with pytest.raises(ValueError, match="zero_division"):
         evaluate(c, c, zero_division=2)
-    with pytest.raises(InputError, match="pairing"):
+    with pytest.raises(ConfigError, match="pairing"):
         evaluate(c, c, pairing="best")
 
 
