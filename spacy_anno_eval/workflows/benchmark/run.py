@@ -66,19 +66,11 @@ def load_marked(bench: BenchmarkDir, settings: BenchmarkSettings) -> Corpus:
     return load(str(path), [settings.key_set], fmt, settings.features, **settings.reader_options)
 
 
-def _evaluate(marked: Corpus, response: Corpus, settings: BenchmarkSettings) -> Evaluation:
-    from ...spans.engine import evaluate
-
-    return evaluate(marked, response, key_set=settings.key_set, response_set=settings.response_set,
-                    types=settings.types, features=settings.features, beta=settings.beta,
-                    pairing=settings.pairing)
-
-
 def _score_data(marked: Corpus, data: str | os.PathLike, fmt: str, settings: BenchmarkSettings) -> Evaluation:
     """A version's stored annotations (a folder or file in ``fmt``) read whole and scored against ``marked``."""
     from ...spans.engine import load
 
-    return _evaluate(marked, load(str(data), [settings.response_set], fmt, settings.features), settings)
+    return settings.evaluate(marked, load(str(data), [settings.response_set], fmt, settings.features))
 
 
 def _check_corpus(marked: Corpus, chash: str, what: str, bench: BenchmarkDir) -> None:

@@ -35,12 +35,13 @@ import numbers
 import os
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError, where
 from ...figures import MEASURES, check_beta
+from ...spans.settings import SpanSettings
 
 SECTION = "benchmark"
 FIGURES = ("p", "r", "f")
@@ -168,13 +169,16 @@ def _check_names(names: Any, where: str) -> None:
         raise ConfigError(f"{where}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(CHECKS))}")
 
 
-@dataclass
+@dataclass(frozen=True)
 class BenchmarkSettings:
     """What a benchmark run compares and how it decides (see the module docstring).
 
     Every value is checked (and normalised: ``n_samples=1e3`` becomes 1000)
-    when the settings are made; a bad one raises :class:`ConfigError` naming
-    the setting and what it may be.
+    when the settings are made, once: the object is frozen, and a bad value
+    raises :class:`ConfigError` naming the setting and what it may be. The
+    span engine's share of them is :attr:`span` (a
+    :class:`~spacy_anno_eval.spans.settings.SpanSettings`), and
+    :meth:`evaluate` scores a version with them.
     """
 
     threshold: float = 0.7
@@ -202,12 +206,29 @@ class BenchmarkSettings:
         return {k: v for k, v in (("encoding", self.encoding), ("sep", self.sep)) if v is not None}
 
     def validate(self) -> None:
-        """Check every setting, normalising it in place; raise :class:`ConfigError` naming a bad one."""
+        """Check every setting, normalising it; raise :class:`ConfigError` naming a bad one (called once, when
+        the settings are made)."""
         for f in fields(self):
-            setattr(self, f.name, CHECKS[f.name](f.name, getattr(self, f.name)))
+            object.__setattr__(self, f.name, CHECKS[f.name](f.name, getattr(self, f.name)))
+        object.__setattr__(self, "_span", SpanSettings(key_set=self.key_set, response_set=self.response_set,
+                                                       types=self.types, features=self.features, beta=self.beta,
+                                                       pairing=self.pairing))
+
+    @property
+    def span(self) -> SpanSettings:
+        """The span engine's settings of a benchmark comparison (key and response sets, types, features, β,
+        pairing)."""
+        return self._span  # type: ignore[attr-defined]
+
+    def evaluate(self, marked: Any, response: Any) -> Any:
+        """The :class:`~spacy_anno_eval.spans.counts.Evaluation` of ``response`` against ``marked`` (corpora,
+        or whatever :func:`~spacy_anno_eval.spans.engine.evaluate` reads) under these settings."""
+        from ...spans.engine import evaluate
+
+        return evaluate(marked, response, settings=self.span)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {f.name: _copy(getattr(self, f.name)) for f in fields(self)}
 
     def replace(self, **overrides: Any) -> BenchmarkSettings:
         """A copy with the overrides that are not ``None`` applied (command-line values win)."""
@@ -215,6 +236,10 @@ class BenchmarkSettings:
         data = self.to_dict()
         data.update({k: v for k, v in overrides.items() if v is not None})
         return BenchmarkSettings(**data)
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
 
 
 def _config_error(err: BaseException) -> str:

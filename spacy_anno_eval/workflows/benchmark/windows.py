@@ -105,7 +105,6 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
     """
     from ...progress import progress_bar
     from .compare import annotation_changes, doc_type_counts
-    from .run import _evaluate
 
     windows = _windows(marked, versions, settings, docs_per_chunk)
     if windows is None:
@@ -121,7 +120,7 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
             for a, key, responses in windows:
                 for r in responses:
                     seen.add(SeenNames.of(key, r, settings.key_set, settings.response_set or settings.key_set))
-                window_evs = [_evaluate(key, r, settings) for r in responses]
+                window_evs = [settings.evaluate(key, r) for r in responses]
                 for v, ev in enumerate(window_evs):
                     kept[v].add(ev, a, max_diff_docs, verbose)
                     counts[v].append((list(ev.labels), doc_type_counts(ev, list(ev.labels))))
@@ -132,8 +131,7 @@ def score_windows(marked: Corpus, versions: Sequence[tuple[Path, str]], settings
                 bar.update(len(key))
     except _NotAligned:
         return None
-    seen.check(marked.source or "marked/", {"key_set": settings.key_set, "response_set": settings.response_set,
-                                             "types": settings.types, "features": settings.features})
+    seen.check(marked.source or "marked/", {"settings": settings.span})
     merged = [Evaluation.concat(evs) if len(evs) > 1 else evs[0] for evs in evaluations]
     labels = sorted({name for ev in merged for name in ev.labels})
     scores = [VersionScore(ev, _stack(c, labels), labels, kp.diff, kp.n_with_pairs, kp.not_correct)
