@@ -167,7 +167,15 @@ class BdmCreditSum:
         return {"scores": self.scores, "feature": self.feature}
 
     def merge(self, other: BdmCreditSum) -> BdmCreditSum:
-        """The sum of both corpora (types united; unknown concept pairs in order of first occurrence)."""
+        """The sum of both corpora (types united; unknown concept pairs in order of first occurrence). Sums made
+        with other scores or another concept feature do not add up: :class:`ConfigError` names the setting."""
+        if not isinstance(other, BdmCreditSum):
+            raise ConfigError(f"a BDM credit sum merges with another BDM credit sum, got {type(other).__name__}")
+        for key, mine in self.settings.items():
+            if other.settings[key] != mine:
+                raise ConfigError(f"cannot merge BDM credit sums made with different settings: {key} is {mine!r} "
+                                  f"in one and {other.settings[key]!r} in the other; score every part with the "
+                                  f"same --bdm file and --bdm-feature")
         by_type: dict[str, tuple[Any, ...]] = {}
         for name in sorted(set(self.by_type) | set(other.by_type)):
             a, b = self.by_type.get(name), other.by_type.get(name)
