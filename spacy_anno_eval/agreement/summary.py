@@ -39,13 +39,14 @@ import os
 import re
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import AnnoEvalError, ConfigError, InputError, UndefinedFigureWarning, UnitIdColumnWarning, where
-from ..figures import check_count, check_fraction, none_if_undefined, ratio
+from ..figures import none_if_undefined, ratio
 from ..io.parse import decode, read_bytes
 from .coefficients import (
     bennett_s,
@@ -57,7 +58,6 @@ from .coefficients import (
     table_bootstrap,
 )
 from .reliability import (
-    LEVELS,
     davies_fleiss_kappa,
     fleiss_kappa,
     fleiss_kappa_per_category,
@@ -66,6 +66,7 @@ from .reliability import (
     reliability_counts,
     with_bootstrap,
 )
+from .settings import AgreementSettings
 
 
 class Printed(float):
@@ -379,9 +380,9 @@ def _pair(rows: list[list[Any]], names: list[str], i: int, j: int, values: list[
     return entry
 
 
-def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] | None = None, *,
-                      bootstrap: int = 0, seed: int = 0, confidence: float = 0.95,
-                      client: Any = None) -> dict[str, Any]:
+def agreement_summary(data: Any, level: str | None = None, annotators: list[str] | None = None, *,
+                      bootstrap: int | None = None, seed: int | None = None, confidence: float | None = None,
+                      client: Any = None, settings: AgreementSettings | None = None) -> AgreementSummary:
     """Every coefficient for annotators x units ``data`` (NaN / None missing), JSON-ready.
 
     Keys: ``n_units``, ``n_annotators``, ``level``, ``observed_agreement``,
@@ -399,11 +400,17 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
     annotators ``cohen_kappa_ci`` is also given at the top level. ``client``: an
     open ``distributed.Client`` to compute the bootstrap samples on, with the
     same result as in-process (:mod:`spacy_anno_eval.samples`).
+
+    ``level``, ``bootstrap``, ``seed`` and ``confidence`` are an
+    :class:`~spacy_anno_eval.agreement.settings.AgreementSettings`, validated
+    once before anything is computed: ``settings``, or built from these
+    arguments (given with ``settings``, they replace its values); the
+    summary carries it (``summary.settings``).
     """
-    check_count("bootstrap", bootstrap, low=0)
-    check_fraction("confidence", confidence, open_ends=True, example="0.95")
-    if not callable(level) and level not in LEVELS:
-        raise ConfigError(f"level must be one of {', '.join(LEVELS)} or a callable, got {level!r}")
+    given = {k: v for k, v in (("level", level), ("bootstrap", bootstrap), ("seed", seed),
+                               ("confidence", confidence)) if v is not None}
+    settings = replace(settings, **given) if settings is not None else AgreementSettings(**given)
+    level, bootstrap, seed, confidence = settings.level, settings.bootstrap, settings.seed, settings.confidence
     if isinstance(data, (str, bytes)) or not isinstance(data, (np.ndarray, Sequence)) or \
             any(isinstance(r, (str, bytes)) or not hasattr(r, "__len__") for r in data):
         raise ConfigError(f"data must be annotators x units (a list of rows, or a 2-D array; None for a missing "
@@ -459,7 +466,7 @@ def agreement_summary(data: Any, level: str = "nominal", annotators: list[str] |
         family = _chance_family(rows, level, confidence, out_warnings) if not callable(level) else None
     out_warnings.extend(str(w.message) for w in caught if issubclass(w.category, UndefinedFigureWarning))
     defined = [k for k in kappas if k is not None]
-    return AgreementSummary({
+    return AgreementSummary(settings, {
         "n_units": n_units,
         "n_annotators": n_ann,
         "annotators": names,
@@ -511,7 +518,15 @@ def _chance_family(rows: list[list[Any]], level: str, confidence: float, notes: 
 
 
 class AgreementSummary(dict):
-    """The JSON-ready dict of :func:`agreement_summary`, which also renders itself in a notebook."""
+    """The JSON-ready dict of :func:`agreement_summary`, which also renders itself in a notebook; ``settings``:
+    the :class:`~spacy_anno_eval.agreement.settings.AgreementSettings` it was computed with."""
+
+    def __init__(self, settings: AgreementSettings | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = settings if settings is not None else AgreementSettings()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled with its settings (Dask)
+        return (AgreementSummary, (self.settings, dict(self)))
 
     def _repr_html_(self) -> str:
         from ..report.notebook import agreement_summary_html
