@@ -39,7 +39,6 @@ results do not depend on ``n_jobs``.
 from __future__ import annotations
 
 import math
-import numbers
 import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -52,9 +51,9 @@ from ..errors import ConfigError
 from .alignment import Alignment, best_alignment
 from .continuum import Continuum, check_offsets
 from .dissimilarity import Dissimilarity
-from .sampling import SAMPLERS, make_sampler, sample_seeds
+from .sampling import make_sampler, sample_seeds
+from .settings import EMPTY_PAIRS, GammaSettings
 
-EMPTY_PAIRS = ("ignore", "pygamma")
 #: from this many units on, samples run in parallel processes by default
 PARALLEL_UNITS = 2000
 
@@ -190,6 +189,7 @@ class GammaResult:
     alignment: Alignment
     sample_disorders: np.ndarray = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    options: GammaSettings | None = field(default=None, repr=False)  # the settings object (``settings``: its dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (the alignment as ``unitary_alignments`` rows)."""
@@ -252,25 +252,25 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
                                       delta_empty=1.0 if delta_empty is None else delta_empty)
     elif any(x is not None for x in (alpha, beta, delta_empty)):
         raise ConfigError("give either dissimilarity or alpha/beta/delta_empty, not both")
-    if not _whole(n_samples) or n_samples < 2:
-        raise ConfigError(f"n_samples must be a whole number >= 2 (a spread is needed), got {n_samples!r}")
-    if not _whole(max_samples) or max_samples < n_samples:
-        raise ConfigError(f"max_samples must be a whole number >= n_samples ({n_samples}), got {max_samples!r}")
-    if precision is not None and not (_real(precision) and 0 < precision < 1):
-        raise ConfigError(f"precision must be a number in (0, 1), e.g. 0.02 for 2 %, got {precision!r}")
-    if not (_real(confidence) and 0 < confidence < 1):
-        raise ConfigError(f"confidence must be a number in (0, 1), e.g. 0.95, got {confidence!r}")
-    if sampler not in SAMPLERS:
-        raise ConfigError(f"sampler must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
-    if empty_pairs not in EMPTY_PAIRS:
-        raise ConfigError(f"empty_pairs must be one of {', '.join(EMPTY_PAIRS)}, got {empty_pairs!r}")
+    settings = GammaSettings(dissimilarity, sampler, n_samples, precision, max_samples, confidence, seed, n_jobs,
+                             empty_pairs)  # every value checked once, before anything is read
+    return gamma_with(data, settings, sets=sets, unit=unit, sep=sep, reference_annotators=reference_annotators,
+                      progress=progress, scheduler=scheduler, client=client)
+
+
+def gamma_with(data: Any, settings: GammaSettings, *, sets: Sequence[str] | str | None = None, unit: str = "char",
+               sep: str | None = None, reference_annotators: list[str] | None = None, progress: bool = False,
+               scheduler: str | None = None, client: Any = None) -> GammaResult:
+    """:func:`gamma` with its settings given as one :class:`~spacy_anno_eval.gamma.settings.GammaSettings`."""
+    dissimilarity, sampler, n_samples = settings.dissimilarity, settings.sampler, settings.n_samples
+    n_jobs, empty_pairs = settings.n_jobs, settings.empty_pairs
     continuum = check_offsets(_as_continuum(data, sets, unit, sep))
     if n_jobs is None:
         n_jobs = -1 if len(continuum) >= PARALLEL_UNITS else 1
     if n_jobs == -1:
         n_jobs = os.cpu_count() or 1
     n_jobs = max(1, int(n_jobs))
-    z = _z(confidence)
+    z = _z(settings.confidence)
     alignment = best_alignment(continuum, dissimilarity)
     observed_cat = categorial_disorder(alignment, dissimilarity, empty_pairs)
     chance = make_sampler(sampler, continuum, reference_annotators)
@@ -280,14 +280,14 @@ def gamma(data: Any, *, dissimilarity: Dissimilarity | None = None, alpha: float
     from ..cluster import dask_client
 
     with dask_client(scheduler, client) as client:
-        return _gamma(continuum, dissimilarity, chance, alignment, observed_cat, sampler, n_samples, precision,
-                      max_samples, confidence, seed, n_jobs, empty_pairs, bar, client, z)
+        return _gamma(continuum, settings, chance, alignment, observed_cat, n_jobs, bar, client, z)
 
 
-def _gamma(continuum: Continuum, dissimilarity: Dissimilarity, chance: Any, alignment: Alignment,
-           observed_cat: CategorialDisorder, sampler: str, n_samples: int, precision: float | None, max_samples: int,
-           confidence: float, seed: int, n_jobs: int, empty_pairs: str, bar: Any, client: Any,
-           z: float) -> GammaResult:
+def _gamma(continuum: Continuum, settings: GammaSettings, chance: Any, alignment: Alignment,
+           observed_cat: CategorialDisorder, n_jobs: int, bar: Any, client: Any, z: float) -> GammaResult:
+    dissimilarity, n_samples, precision = settings.dissimilarity, settings.n_samples, settings.precision
+    max_samples, confidence, seed = settings.max_samples, settings.confidence, settings.seed
+    empty_pairs = settings.empty_pairs
     samples = _run_samples(chance, dissimilarity, continuum.categories, empty_pairs, seed, 0, n_samples, n_jobs, bar,
                            client)
     warnings_out: list[str] = []
@@ -329,18 +329,9 @@ def _gamma(continuum: Continuum, dissimilarity: Dissimilarity, chance: Any, alig
         col = samples.cat_k[:, k]
         col = col[np.isfinite(col)]
         gamma_k[name] = _ratio(obs_k, float(col.mean())) if len(col) else None
-    settings = {**dissimilarity.to_dict(), "sampler": sampler, "seed": seed, "precision": precision,
-                "empty_pairs": empty_pairs, "n_samples_min": n_samples, "max_samples": max_samples}
     return GammaResult(_ratio(obs, exp), gamma_cat, gamma_k, obs, exp, observed_cat.value, exp_cat, len(alignment),
-                       len(samples.disorder), ci, settings, alignment, samples.disorder, warnings_out)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _real(value: Any) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+                       len(samples.disorder), ci, settings.to_dict(), alignment, samples.disorder, warnings_out,
+                       settings)
 
 
 def _z(confidence: float) -> float:
