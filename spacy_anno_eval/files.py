@@ -342,6 +342,47 @@ def check_outputs(inputs: Iterable[PathArg], outputs: Iterable[PathArg] = (), *,
     return to_stdout
 
 
+def spool(beside: str | os.PathLike, suffix: str = ".tmp") -> tuple[BinaryIO, Path]:
+    """A temporary binary file, opened for writing, in the folder where ``beside`` is written (:func:`temp_folder`:
+    that of the file, or the system's for standard output, a device, a FIFO), and its path: a large output is
+    spooled there piece by piece, then copied into :func:`open_atomic`. The caller closes and removes it."""
+    target = Path(beside)
+    folder = temp_folder(target)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix, dir=folder)
+    except OSError as err:
+        raise _cannot_write(beside, err) from err
+    return os.fdopen(fd, "wb"), Path(name)
+
+
+@contextmanager
+def lock_folder(folder: str | os.PathLike, lock: Callable[[int], Any]) -> Iterator[None]:
+    """Hold ``lock(fd)`` (an exclusive ``flock``) on ``folder`` while the block runs: on the folder itself, else
+    (a file system that cannot lock folders, such as NFS) on a ``.lock`` file made in it with the permissions a
+    plain ``open()`` gives. Closing the descriptor releases the lock."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            lock(fd)
+        except OSError:  # pragma: no cover - e.g. NFS, which emulates flock with write locks
+            os.close(fd)
+            fd = os.open(Path(folder) / ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+            lock(fd)
+        yield
+    finally:
+        os.close(fd)
+
+
+def drop_stdout() -> None:
+    """Point standard output at the null device (after its reader went away: ``| head``), so that exiting does not
+    fail again on the closed pipe."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file under stdout (a test runner's buffer)
+        pass
+
+
 def tsv_cell(value: Any) -> str:
     """A TSV cell: ``None`` is empty; tabs and line breaks become spaces."""
     if value is None:

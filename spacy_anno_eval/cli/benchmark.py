@@ -138,13 +138,9 @@ def verdict_line(report: dict[str, Any], directory: Path) -> str:
 
 def _drop_stdout() -> None:
     """Point stdout at the null device, so that exiting does not fail again on the closed pipe."""
-    import os
-    import sys
+    from ..files import drop_stdout
 
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # no real file under stdout (a test runner's buffer)
-        pass
+    drop_stdout()
 
 
 def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,

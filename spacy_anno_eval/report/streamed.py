@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -51,13 +50,10 @@ class StreamedDiff:
         self.max_docs, self.max_text_chars = max_docs, max_text_chars
         self.n_shown = self.n_rows = self.n_with_pairs = 0
         self.labels: set[str] = set()
-        from ..files import temp_folder
+        from ..files import spool
 
-        folder = temp_folder(self.path)  # beside the target; the system's for standard output, a device, a FIFO
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".diff.tmp", dir=folder)
-        self._spool_path = Path(name)
-        self._spool = os.fdopen(fd, "wb")
+        # beside the target; the system's folder for standard output, a device, a FIFO
+        self._spool, self._spool_path = spool(self.path, ".diff.tmp")
         self._sizes: list[int] = []                        # bytes of each spooled section
         self._indices: list[int] = []                      # and its document's index in the corpus
         self._id_mark = f"anno-eval-doc-id-{secrets.token_hex(16)}"  # escapes to itself; no text holds it

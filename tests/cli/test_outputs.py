@@ -235,14 +235,16 @@ def test_an_output_over_an_input_exits_2_and_leaves_the_inputs(tmp_path: Path, c
 # -- a write that fails: one line, never a traceback ----------------------------------------------------------------
 
 
-def test_a_lone_surrogate_in_an_id_exits_2_naming_the_file(tmp_path: Path) -> None:
+def test_a_lone_surrogate_in_an_id_is_refused_when_read_naming_file_and_line(tmp_path: Path) -> None:
+    """A lone surrogate cannot be written as UTF-8 nor held by spaCy: it is refused when the input is read
+    (io.parse), naming the input, its line and the document, and nothing is written."""
     docs = [json.loads(line) for line in DEMO_KEY.read_text(encoding="utf8").splitlines()]
     docs[0]["meta"]["id"] = "d\udcff"
     key = tmp_path / "key.jsonl"
     key.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf8")  # "\udcff" escaped: valid JSON
     out = tmp_path / "r.json"
-    line = one_error_line(score("--json", out, "-q", key=key, response=key), str(out), "\\udcff")
-    assert "UTF-8" in line
+    line = one_error_line(score("--json", out, "-q", key=key, response=key), f"{key}, line 1", "\\udcff")
+    assert "lone surrogate" in line
     assert [p.name for p in tmp_path.iterdir()] == ["key.jsonl"]  # no partial report, no temporary file
 
 

@@ -176,17 +176,10 @@ def _flock(fd: int, blocking: bool = True) -> bool:
 def _locked(processed: Path) -> Iterator[None]:
     """Hold the store lock of ``processed/`` (an exclusive ``flock`` on the folder itself; a ``.lock`` file
     in it where a file system cannot lock folders)."""
-    fd = os.open(processed, os.O_RDONLY)
-    try:
-        try:
-            _flock(fd)
-        except OSError:  # pragma: no cover - e.g. NFS, which emulates flock with write locks
-            os.close(fd)
-            fd = os.open(processed / ".lock", os.O_RDWR | os.O_CREAT, 0o666)
-            _flock(fd)
+    from ...files import lock_folder
+
+    with lock_folder(processed, _flock):
         yield
-    finally:
-        os.close(fd)  # releases the lock
 
 
 def _in_use(folder: Path) -> bool:
