@@ -95,15 +95,19 @@ def _graph(path: Path, rdf_format: str | None) -> Any:
     rdflib = _rdflib()
     fmt = rdf_format or {".nt": "nt", ".n3": "n3"}.get(path.suffix.lower(), "turtle")
     graph = rdflib.Graph()
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    from .parse import MAX_DEPTH, decode, read_bytes
+
+    data: str | bytes = read_bytes(path)
+    if "xml" not in fmt:  # Turtle, N-Triples, N3 are UTF-8: a file that is not names its line and byte
+        data = decode(data, path, fix=f"{fmt} files are UTF-8 (RDF 1.1): save it as UTF-8")
     logger = logging.getLogger("rdflib")  # rdflib logs each odd URI of a broken file; the error says enough
     level = logger.level
     logger.setLevel(logging.ERROR)
     try:
         graph.parse(data=data, format=fmt)
+    except RecursionError:  # rdflib's parser recurses into collections and blank nodes
+        raise InputError(f"{path}: RDF collections or blank nodes nested too deep to parse (no annotation file nests "
+                         f"beyond {MAX_DEPTH} levels; check the file)") from None
     except Exception as exc:  # rdflib raises many kinds (BadSyntax, ParserError, ValueError, ...) for bad input
         message = " ".join(str(exc).split())[:300]
         raise InputError(f"{path}: not valid RDF ({fmt}): {type(exc).__name__}: {message}") from None
