@@ -112,6 +112,12 @@ class UnitIdColumnWarning(UserWarning):
     (:func:`~spacy_anno_eval.agreement.summary.read_table`; ``--id-column none`` reads it as an annotator)."""
 
 
+class SameInputWarning(UserWarning):
+    """The key and the response of a comparison are the same file (the same path, or one reached through a symlink
+    or a hard link) and the same annotation set: every figure will be perfect. Warned by the commands that compare
+    two inputs (``cli.app.warn_same_input``)."""
+
+
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,
           span: tuple[int, int] | None = None) -> str:
     """Format a location prefix such as ``key.jsonl, line 4, document 'd3', span [5, 9)``."""

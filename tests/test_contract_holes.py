@@ -194,3 +194,103 @@ def test_gamma_with_ualpha_and_a_covering_extent_still_reports_both(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["unitizing_alpha"]["extent"] == [0, 100] and data["gamma"] is not None
+
+
+# -- the same file given as key and response -----------------------------------------------------------------------
+
+SAME_WARNING = "are the same file"
+
+
+def rel_jsonl(path: Path) -> Path:
+    """A Prodigy rel.manual line: two PER spans and a relation between them."""
+    import json
+
+    row = {"text": "Ada met Bob in Paris .", "meta": {"id": "d0"},
+           "spans": [{"start": 0, "end": 3, "label": "PER"}, {"start": 8, "end": 11, "label": "PER"},
+                     {"start": 15, "end": 20, "label": "LOC"}],
+           "relations": [{"head": 0, "child": 2, "label": "MET", "head_span": {"start": 0, "end": 3},
+                          "child_span": {"start": 8, "end": 11}}]}
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    return path
+
+
+def bio(path: Path) -> Path:
+    path.write_text("Ada B-PER\nmet O\nBob B-PER\n\n", encoding="utf-8")
+    return path
+
+
+SAME_INPUT_COMMANDS = {  # command -> (how its two inputs are written, its other arguments, the warning's names)
+    "score": (rel_jsonl, [], "the key and the response"),
+    "qa": (rel_jsonl, [], "the key and the response"),
+    "align": (rel_jsonl, [], "the key and the response"),
+    "relations": (rel_jsonl, [], "the key and the response"),
+    "noisy": (bio, [], "the gold and the prediction"),
+}
+
+
+def second_path(first: Path, how: str) -> Path:
+    """The same file again: the same path, a symlink to it, or a hard link to it."""
+    import os
+
+    if how == "same path":
+        return first
+    other = first.with_name(f"other{first.suffix}")
+    (os.symlink if how == "symlink" else os.link)(first, other)
+    return other
+
+
+@pytest.mark.parametrize("how", ["same path", "symlink", "hard link"])
+@pytest.mark.parametrize("command", sorted(SAME_INPUT_COMMANDS))
+def test_the_same_file_as_key_and_response_warns_that_every_figure_will_be_perfect(tmp_path, command, how):
+    write, args, names = SAME_INPUT_COMMANDS[command]
+    key = write(tmp_path / f"key{'.bio' if write is bio else '.jsonl'}")
+    response = second_path(key, how)
+    result = invoke([command, key, response, *args, "-q"])
+    assert result.exit_code == 0, result.output
+    shown = str(key) if response == key else f"{key} and {response}"
+    assert [line for line in result.stderr.splitlines() if SAME_WARNING in line] == [
+        f"anno-eval: warning: {names} are the same file ({shown}); every figure will be perfect"]
+
+
+@pytest.mark.parametrize("command", sorted(SAME_INPUT_COMMANDS))
+def test_two_files_with_the_same_content_do_not_warn(tmp_path, command):
+    write, args, _ = SAME_INPUT_COMMANDS[command]
+    suffix = ".bio" if write is bio else ".jsonl"
+    result = invoke([command, write(tmp_path / f"key{suffix}"), write(tmp_path / f"copy{suffix}"), *args, "-q"])
+    assert result.exit_code == 0, result.output
+    assert SAME_WARNING not in result.stderr
+
+
+def test_two_sets_of_one_file_do_not_warn(tmp_path):
+    """conlleval's 'token gold guess' file compares two columns of one file: a legitimate comparison."""
+    path = tmp_path / "two.conll"
+    path.write_text("Ada B-PER B-PER\nmet O B-PER\n\n", encoding="utf-8")
+    result = invoke(["score", path, path, "--key-set", "column:1", "--response-set", "column:2", "-q"])
+    assert result.exit_code == 0, result.output
+    assert SAME_WARNING not in result.stderr
+    same = invoke(["score", path, path, "--key-set", "column:2", "--response-set", "column:2", "-q"])
+    assert SAME_WARNING in same.stderr
+
+
+def test_a_failing_command_on_the_same_file_prints_only_its_error(tmp_path):
+    key = rel_jsonl(tmp_path / "key.jsonl")
+    result = invoke(["score", key, key, "--types", "NOPE"])
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and SAME_WARNING not in result.stderr
+
+
+def test_warn_same_input_names_a_folder_and_a_glob(tmp_path):
+    import warnings
+
+    from spacy_anno_eval.cli.app import warn_same_input
+    from spacy_anno_eval.errors import SameInputWarning
+
+    with pytest.warns(SameInputWarning, match=r"the key and the response are the same folder"):
+        assert warn_same_input(tmp_path, tmp_path / ".")
+    with pytest.warns(SameInputWarning, match=r"same file \(shards/\*\.jsonl\)"):
+        assert warn_same_input("shards/*.jsonl", "shards/*.jsonl")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not warn_same_input(tmp_path, tmp_path, "spans:a", "spans:b")
+        assert not warn_same_input(tmp_path / "a", tmp_path / "b")
+        assert not warn_same_input(None, tmp_path)

@@ -21,6 +21,7 @@ from .app import (
     Sep,
     app,
     reader_settings,
+    warn_same_input,
 )
 
 AlignLevel = Literal["offset", "section", "order"]
@@ -70,6 +71,7 @@ def align(
     from .alignment_report import report_files
 
     check_outputs([key, response], report_files(report), folders=[report])  # before any work
+    warn_same_input(key, response, key_set, response_set)
     from ..annalist.align import MERGE_REST, SPLIT_REST, Settings, align_mentions, parse_policy, scores
     from ..annalist.mentions import read_mention_pair
 

@@ -401,3 +401,29 @@ def check_dask(value: str | None) -> str | None:
     from ..cluster import check_scheduler
 
     return check_scheduler(value)
+
+
+def warn_same_input(key: Path | str | None, response: Path | str | None, key_set: str | None = None,
+                    response_set: str | None = None, *, names: tuple[str, str] = ("key", "response")) -> bool:
+    """Warn with :class:`~spacy_anno_eval.errors.SameInputWarning` when the two inputs of a comparison are the same
+    file or folder (the same path, or one reached through a symlink or a hard link; for a glob pattern or a path
+    that does not exist, the same absolute path) and the same annotation set (``response_set`` None: the key's):
+    every figure will be perfect. ``names``: how the command calls its two inputs. Call it before any work; the
+    warning prints once the command has succeeded. Return whether it warned."""
+    import os
+    import warnings
+
+    from ..errors import SameInputWarning
+
+    if key is None or response is None or (response_set or key_set) != key_set:
+        return False
+    try:
+        same = os.path.samefile(key, response)
+    except (OSError, ValueError):  # a glob of shards, a path that does not exist (the reader says so)
+        same = os.path.abspath(key) == os.path.abspath(response)
+    if same:
+        kind = "folder" if os.path.isdir(key) else "file"
+        shown = str(key) if str(key) == str(response) else f"{key} and {response}"
+        warnings.warn(f"the {names[0]} and the {names[1]} are the same {kind} ({shown}); every figure will be "
+                      f"perfect", SameInputWarning, stacklevel=2)
+    return same

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from .app import JsonOut, Quiet, app
+from .app import JsonOut, Quiet, app, warn_same_input
 
 Boundary = Literal["inclusive", "exclusive"]
 
@@ -32,6 +32,7 @@ def noisy(
     from ..files import check_outputs
 
     quiet = check_outputs([gold, pred], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    warn_same_input(gold, pred, names=("gold", "prediction"))
     from ..noisy.evaluate import evaluate_files
     from ..report.json import write_json
 

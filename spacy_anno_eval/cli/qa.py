@@ -35,6 +35,7 @@ from .app import (
     check_list,
     reader_settings,
     split,
+    warn_same_input,
 )
 
 
@@ -75,6 +76,7 @@ def qa(
     from ..files import check_outputs
 
     quiet = check_outputs([key, response, bdm], [json_out, md_out, html_out]) or quiet  # before any work
+    warn_same_input(key, response, key_set, response_set)
     from ..figures import MEASURES
     from ..workflows.qa import run_qa
 

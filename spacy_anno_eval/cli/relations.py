@@ -8,7 +8,19 @@ from typing import Annotated, Any, Literal
 import typer
 
 from .alignment_report import print_muc_table, write_alignment_report
-from .app import AlignmentReport, Encoding, Format, KeyCorpus, KeySet, Quiet, ResponseSet, Sep, app, reader_settings
+from .app import (
+    AlignmentReport,
+    Encoding,
+    Format,
+    KeyCorpus,
+    KeySet,
+    Quiet,
+    ResponseSet,
+    Sep,
+    app,
+    reader_settings,
+    warn_same_input,
+)
 
 RelationAlignment = Literal["strict", "lenient"]
 PartialEntities = Literal["partial", "correct"]
@@ -38,6 +50,7 @@ def relations(
     from .alignment_report import report_files
 
     check_outputs([key, response], report_files(report), folders=[report])  # before any work
+    warn_same_input(key, response, key_set, response_set)
     from ..annalist.relations import EntityAlignment, score_relations
     from ..annalist.relations_reader import read_relations
     from ..spans.engine import evaluate

@@ -30,6 +30,7 @@ from .app import (
     bdm_credit,
     reader_settings,
     split,
+    warn_same_input,
 )
 
 FpPer = Literal["tokens", "sentences"]
@@ -77,6 +78,7 @@ def score(
     from ..files import check_outputs
 
     quiet = check_outputs([key, response, bdm], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    warn_same_input(key, response, key_set, response_set)
     from ..report.json import write_json
     from ..spans.engine import evaluate
 

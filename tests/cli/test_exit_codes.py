@@ -38,7 +38,8 @@ def test_an_internal_error_exits_3_with_one_line(broken_engine: None) -> None:
 
 
 def test_debug_prints_the_traceback(broken_engine: None) -> None:
-    result = runner.invoke(app, ["--debug", "score", DEMO_KEY, DEMO_KEY, "-q"])
+    demo_response = DEMO_KEY.replace("key.jsonl", "response.jsonl")  # the same file twice would warn
+    result = runner.invoke(app, ["--debug", "score", DEMO_KEY, demo_response, "-q"])
     assert result.exit_code == 3
     assert result.stderr.startswith("Traceback (most recent call last):")
     assert 'raise RuntimeError("boom\\nsecond line")' in result.stderr

@@ -111,7 +111,8 @@ def test_a_broken_pipe_elsewhere_is_0(monkeypatch: pytest.MonkeyPatch) -> None:
             raise SystemExit(1) from None
 
     monkeypatch.setattr(terminal, "print_report", closed)
-    result = runner.invoke(app, ["score", DEMO_KEY, DEMO_KEY])
+    demo_response = DEMO_KEY.replace("key.jsonl", "response.jsonl")  # the same file twice would warn
+    result = runner.invoke(app, ["score", DEMO_KEY, demo_response])
     assert result.exit_code == 0 and lines(result.stderr) == []
 
 
