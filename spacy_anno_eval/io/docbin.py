@@ -82,6 +82,15 @@ from ..errors import InputError
 U64 = np.uint64
 EXPECTED = "a spaCy DocBin (zlib-compressed msgpack as written by DocBin.to_disk)"
 
+
+def _not_utf8(f: Any, exc: UnicodeDecodeError, part: str = "") -> InputError:
+    """A DocBin string (a text, a label, a user-data id) that is not UTF-8: a lone surrogate, or damaged bytes
+    (spaCy's own writer cannot write one): one located line, not a traceback of msgpack's."""
+    bad = exc.object[exc.start:exc.end] if isinstance(exc.object, bytes) else b""
+    inside = f", {part}" if part else ""
+    return InputError(f"{f}{inside}: holds a string that is not UTF-8 (the bytes {bad!r}: a lone surrogate or "
+                      f"damaged bytes), which no output can hold; write the DocBin again from its source")
+
 # attribute ids (spacy.attrs); fixed by spaCy's symbol table
 _ORTH, _ENT_IOB, _ENT_TYPE = 65, 77, 78
 # msgpack encodings (fixstr) of the user_data keys that carry a document id
@@ -145,10 +154,14 @@ def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Se
         data = _read_bytes(f)
         try:
             docbin = DocBin().from_bytes(data)
+        except UnicodeDecodeError as exc:
+            raise _not_utf8(f, exc) from exc
         except Exception as exc:  # zlib, msgpack, missing keys, bad shapes
             raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
         try:
             docs.extend(docbin.get_docs(vocab))
+        except UnicodeDecodeError as exc:
+            raise _not_utf8(f, exc, f"document {len(docs)}") from exc
         except Exception as exc:
             raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
     corpus = corpus_from_docs(docs, selectors, features, source=source)
@@ -267,12 +280,14 @@ def _decode_shard(f: Path) -> _Shard:
         raise InputError(f"{f}: not {EXPECTED}: zlib cannot decompress it ({exc})") from exc
     except (InputError, Unrecognised):
         raise
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(f, exc) from exc
     except Exception as exc:  # a truncated or foreign msgpack message, missing fields, bad shapes
         raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
     return _Shard(
         sizes=lengths, orth=columns["orth"], spaces=_unknown_spaces(msg.get("flags"), spaces, lengths),
         iob=columns.get("iob"), etype=columns.get("etype"), strings=strings, keys=keys,
-        doc_ids=_user_data_ids(msg.get("user_data"), len(lengths)),
+        doc_ids=_user_data_ids(msg.get("user_data"), len(lengths), f),
         group_docs=_group_docs(msg.get("span_groups"), len(lengths)),
     )
 
@@ -289,8 +304,10 @@ def _unknown_spaces(flags: Any, spaces: np.ndarray, lengths: np.ndarray) -> np.n
     return spaces
 
 
-def _user_data_ids(user_data: list[Any] | None, n_docs: int) -> list[str | None] | None:
-    """``user_data["doc_id"]`` / ``["id"]`` per doc, decoding only blobs that may hold one."""
+def _user_data_ids(user_data: list[Any] | None, n_docs: int, source: Any = "") -> list[str | None] | None:
+    """``user_data["doc_id"]`` / ``["id"]`` per doc, decoding only blobs that may hold one; a blob that does not
+    decode (damaged bytes, a string that is not UTF-8) is an :class:`InputError` naming ``source`` and the
+    document."""
     if not user_data:
         return None
     try:
@@ -308,10 +325,16 @@ def _user_data_ids(user_data: list[Any] | None, n_docs: int) -> list[str | None]
             return srsly.msgpack_loads(blob, use_list=False)
 
     ids: list[str | None] = []
-    for blob in user_data:
+    for k, blob in enumerate(user_data):
         value = None
-        if isinstance(blob, bytes) and any(k in blob for k in _ID_KEYS):
-            data = loads(blob)
+        if isinstance(blob, bytes) and any(key in blob for key in _ID_KEYS):
+            try:
+                data = loads(blob)
+            except UnicodeDecodeError as exc:
+                raise _not_utf8(source, exc, f"document {k}") from exc
+            except Exception as exc:  # a truncated or foreign blob
+                raise InputError(f"{source}, document {k}: its user data does not decode ({type(exc).__name__}: "
+                                 f"{exc}); write the DocBin again from its source") from exc
             if isinstance(data, dict):
                 value = given_id(data)
         ids.append(value)
