@@ -1,23 +1,28 @@
-"""Fuzzing the annotation-tool readers with damaged copies of real exports (DESIGN.md, Contracts).
+"""Fuzzing the readers with damaged copies of real exports and of every registered reader's sample (DESIGN.md,
+Contracts).
 
 Random bytes rarely get past a parser's first check, so each shared sample
 export (``../shared/data/formats/``) is damaged instead: bytes deleted,
 repeated, or replaced with the characters that hold its structure together.
-Whatever comes out, reading it either works or raises the project's own
-error (:class:`~spacy_anno_eval.errors.AnnoEvalError`: exit 2), never
-another exception (exit 3).
+So is the sample every registered reader writes of itself
+(:meth:`~spacy_anno_eval.io.registry.Reader.write_sample`), so that a new
+reader is fuzzed without editing this file. Whatever comes out, reading it
+either works or raises the project's own error
+(:class:`~spacy_anno_eval.errors.AnnoEvalError`: exit 2), never another
+exception (exit 3).
 """
 
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacy_anno_eval.errors import AnnoEvalError
-from spacy_anno_eval.io import read_corpus
+from spacy_anno_eval.io import read_corpus, registry
 from tests.conftest import SHARED_DATA
 from tests.fuzz.test_fuzz_doors import PROFILE
 
@@ -73,5 +78,35 @@ def test_damaged_exports_are_read_or_refused(tmp_path, fmt, sample, suffix) -> N
                     read_corpus(path, format_name, selectors=("spans",), features=["*"])
                 except AnnoEvalError:
                     pass
+
+    run()
+
+
+def read_as(reader: registry.Reader, path: Path) -> None:
+    """Read ``path`` with ``reader`` as its kind is read (a span corpus: every set, every feature)."""
+    if reader.kind == "spans":
+        read_corpus(path, reader.name, selectors=("spans",), features=["*"], **dict(reader.sample_options))
+    else:
+        reader(path)
+
+
+@pytest.mark.parametrize("reader", registry.readers(), ids=lambda r: r.name)
+def test_damaged_samples_of_every_reader_are_read_or_refused(tmp_path: Path, reader: registry.Reader) -> None:
+    """The reader's own plain sample, damaged (its first file, the one read; side files stay whole)."""
+    folder = tmp_path / "sample"
+    path = reader.write_sample(registry.Sample(), folder)
+    assert path is not None, f"{reader.name}: no plain sample"
+    original = path.read_bytes()
+
+    @settings(settings.get_profile(PROFILE))
+    @given(edits=st.lists(EDIT, min_size=1, max_size=4))
+    def run(edits):
+        path.write_bytes(damage(original, edits))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                read_as(reader, path)
+            except AnnoEvalError:
+                pass
 
     run()
