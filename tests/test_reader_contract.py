@@ -7,8 +7,9 @@ tried case by case; the report lists readers x cases. A case the format
 cannot hold (the sample is ``None``: no number field, no nesting, an id that
 is a file name) is skipped as not applicable.
 
-- ``sample_exists``: the reader has a sample, and the plain sample reads (a
-  span reader: one document, one annotation labelled as asked).
+- ``sample_exists``: the reader has a sample, its registered suffixes (or
+  sniff) claim it, and the plain sample reads (a span reader: one document,
+  one annotation labelled as asked).
 - ``declared_inputs``: every file the reader declares for the sample is
   refused as an output (``files.check_outputs`` and the kind's command: exit
   2, one line, every input's bytes unchanged), and reading the sample opens
@@ -261,6 +262,7 @@ def strict_json(text: str) -> Any:
 def case_sample_exists(reader: Reader, tmp_path: Path) -> None:
     assert reader.sample is not None, f"the reader {reader.name!r} has no sample: give its Reader a sample="
     path = sample(reader, CASES["sample_exists"], tmp_path / "in")
+    assert reader.claims(path), f"{reader.name}: its suffixes {reader.suffixes} and sniff do not claim {path.name}"
     result = read_quietly(reader, path)
     assert result is not None
     if reader.kind == "spans":
