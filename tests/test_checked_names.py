@@ -374,8 +374,8 @@ def test_deep_json_nesting_is_a_located_error(tmp_path):
     path.write_text(json.dumps({"text": "Ada", "meta": {"id": "d1"}}) + "\n"
                     + '{"text": "Bob", "meta": ' + deep + "}\n", encoding="utf8")
     line = cli("score", path, path, "-q")
-    assert line == (f"{path}, line 2: JSON nesting deeper than {MAX_JSON_DEPTH} levels; this is no annotation "
-                    f"record (check the file)")
+    assert line == (f"{path}, line 2: JSON nesting deeper than {MAX_JSON_DEPTH} levels; no annotation file nests "
+                    f"this deep (check the file)")
     with pytest.raises(InputError, match=f"line 2: JSON nesting deeper than {MAX_JSON_DEPTH}"):
         ae.read_corpus(path)
     # just below the limit, and brackets inside strings, are read

@@ -380,8 +380,12 @@ def _pair(rows: list[list[Any]], names: list[str], i: int, j: int, values: list[
     return entry
 
 
-def agreement_summary(data: Any, level: str | None = None, annotators: list[str] | None = None, *,
-                      bootstrap: int | None = None, seed: int | None = None, confidence: float | None = None,
+#: an argument not given (``None`` is a value, and refused where it is no setting's)
+_UNSET: Any = object()
+
+
+def agreement_summary(data: Any, level: Any = _UNSET, annotators: list[str] | None = None, *,
+                      bootstrap: Any = _UNSET, seed: Any = _UNSET, confidence: Any = _UNSET,
                       client: Any = None, settings: AgreementSettings | None = None) -> AgreementSummary:
     """Every coefficient for annotators x units ``data`` (NaN / None missing), JSON-ready.
 
@@ -408,7 +412,7 @@ def agreement_summary(data: Any, level: str | None = None, annotators: list[str]
     summary carries it (``summary.settings``).
     """
     given = {k: v for k, v in (("level", level), ("bootstrap", bootstrap), ("seed", seed),
-                               ("confidence", confidence)) if v is not None}
+                               ("confidence", confidence)) if v is not _UNSET}
     settings = replace(settings, **given) if settings is not None else AgreementSettings(**given)
     level, bootstrap, seed, confidence = settings.level, settings.bootstrap, settings.seed, settings.confidence
     if isinstance(data, (str, bytes)) or not isinstance(data, (np.ndarray, Sequence)) or \
