@@ -189,7 +189,7 @@ def test_a_garbage_benchmark_config_names_the_line(tmp_path):
     (["benchmark", "default", "{bench}", "--against", "v2", "--max-drop", "nan"], "max_drop=nan"),
     (["agreement", "{table}", "--bootstrap", "10", "--confidence", "1.5"], "confidence must be a number in (0, 1)"),
     (["agreement", "{table}", "--confidence", "nan"], "confidence must be a number in (0, 1)"),
-    (["gamma", "{units}", "--precision", "nan"], "precision must be a number in (0, 1)"),
+    (["gamma", "{units}", "--precision", "nan"], "precision (--precision) must be a number in (0, 1)"),
     (["gamma", "{units}", "--alpha", "nan"], "alpha must be a finite number"),
     (["score", "{key}", "{key}", "--min-overlap", "nan"], "min_overlap must be a percentage in [0, 100]"),
     (["score", "{key}", "{key}", "--zero-division", "nan"], "zero_division must be a number in [0, 1]"),
@@ -244,7 +244,7 @@ def test_gamma_refuses_fewer_max_samples_than_samples(tmp_path):
     units.write_text("a,X,0,10\nb,X,0,9\na,Y,20,30\nb,Y,21,30\n", encoding="utf8")
     out = tmp_path / "r.json"
     refused(run("gamma", units, "--samples", "50", "--max-samples", "10", "--json", out),
-            "max_samples must be a whole number >= n_samples (50), got 10")
+            "max_samples (--max-samples) must be a whole number >= n_samples (50), got 10")
     assert not out.exists()
     c = Continuum.from_units([("a", 0, 10, "X"), ("b", 0, 9, "X")])
     for kwargs in ({"n_samples": 50, "max_samples": 10}, {"n_samples": 1.5}, {"n_samples": True}):

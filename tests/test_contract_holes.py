@@ -170,8 +170,8 @@ def no_sampling(monkeypatch):
     (["--ualpha", "--extent", "50,0"], "--extent '50,0': expected BEGIN,END, two whole numbers with BEGIN < END"),
     (["--ualpha", "--extent", "0.5,100"], "--extent '0.5,100': expected BEGIN,END, two whole numbers"),
     (["--extent", "0,100"], "--extent is the stretch --ualpha compares"),
-    (["--jobs", "0"], "--jobs 0: give a number of processes >= 1, or -1"),
-    (["--samples", "50", "--max-samples", "10"], "max_samples must be a whole number >= n_samples"),
+    (["--jobs", "0"], "n_jobs (--jobs) must be a whole number >= 1, or -1"),
+    (["--samples", "50", "--max-samples", "10"], "max_samples (--max-samples) must be a whole number >= n_samples"),
 ])
 def test_gamma_options_are_checked_before_sampling(tmp_path, no_sampling, args, message):
     result = invoke(["gamma", units_csv(tmp_path / "u.csv"), *args, "-q"])

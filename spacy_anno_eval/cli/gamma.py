@@ -72,14 +72,16 @@ def gamma(
     if extent is not None and not ualpha:  # the options, before reading and sampling
         raise ConfigError("--extent is the stretch --ualpha compares; give --ualpha with it")
     given_extent = _extent(extent) if extent is not None else None
-    if jobs is not None and jobs != -1 and jobs < 1:
-        raise ConfigError(f"--jobs {jobs}: give a number of processes >= 1, or -1 for all cores")
     from ..gamma.dissimilarity import Dissimilarity
-    from ..gamma.measure import gamma as compute_gamma
+    from ..gamma.measure import gamma_with
     from ..gamma.readers import LEFT_OUT, read_continuum
+    from ..gamma.settings import GammaSettings
     from ..report.json import write_json
 
-    dissim = Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical)
+    # every value of γ's, checked once before anything is read or sampled
+    settings = GammaSettings(Dissimilarity(alpha=alpha, beta=beta, delta_empty=delta_empty, categorical=categorical),
+                             sampler=sampler, n_samples=samples, precision=precision, max_samples=max_samples,
+                             seed=seed, n_jobs=jobs, empty_pairs=empty_pairs)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=f".*{LEFT_OUT}")  # the table and the JSON say it
         continuum = read_continuum(source, fmt=fmt, sets=sets, unit=unit, sep=sep, label_feature=label_feature,
@@ -97,9 +99,7 @@ def gamma(
             unitizing_2016 = unitizing_alpha_2016(continuum, extent=bounds, source=str(source)).to_dict()
         except InputError as err:  # overlapping units of one annotator: the 2004 form still applies
             unitizing_2016 = {"measure": "krippendorff2016_u_alpha", "value": None, "warnings": [str(err)]}
-    result = compute_gamma(continuum, dissimilarity=dissim, sampler=sampler, n_samples=samples,
-                           precision=precision, max_samples=max_samples, seed=seed, n_jobs=jobs,
-                           empty_pairs=empty_pairs, progress=not quiet, scheduler=dask)
+    result = gamma_with(continuum, settings, progress=not quiet, scheduler=dask)
     if json_out is not None:
         out = result.to_dict()
         if unitizing is not None:

@@ -262,6 +262,10 @@ def gamma_with(data: Any, settings: GammaSettings, *, sets: Sequence[str] | str 
                sep: str | None = None, reference_annotators: list[str] | None = None, progress: bool = False,
                scheduler: str | None = None, client: Any = None) -> GammaResult:
     """:func:`gamma` with its settings given as one :class:`~spacy_anno_eval.gamma.settings.GammaSettings`."""
+    from ..cluster import check_scheduler
+
+    if client is None and scheduler is not None:
+        check_scheduler(scheduler)  # the address, before anything is read
     dissimilarity, sampler, n_samples = settings.dissimilarity, settings.sampler, settings.n_samples
     n_jobs, empty_pairs = settings.n_jobs, settings.empty_pairs
     continuum = check_offsets(_as_continuum(data, sets, unit, sep))

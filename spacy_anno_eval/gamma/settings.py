@@ -58,18 +58,21 @@ class GammaSettings:
         if not isinstance(self.dissimilarity, Dissimilarity):
             raise ConfigError(f"dissimilarity must be a Dissimilarity, got {type(self.dissimilarity).__name__}")
         if not _whole(self.n_samples) or self.n_samples < 2:
-            raise ConfigError(f"n_samples must be a whole number >= 2 (a spread is needed), got {self.n_samples!r}")
+            raise ConfigError(f"n_samples (--samples) must be a whole number >= 2 (a spread is needed), got "
+                              f"{self.n_samples!r}")
         if not _whole(self.max_samples) or self.max_samples < self.n_samples:
-            raise ConfigError(f"max_samples must be a whole number >= n_samples ({self.n_samples}), got "
-                              f"{self.max_samples!r}")
+            raise ConfigError(f"max_samples (--max-samples) must be a whole number >= n_samples ({self.n_samples}), "
+                              f"got {self.max_samples!r}")
         if self.precision is not None and not (_real(self.precision) and 0 < self.precision < 1):
-            raise ConfigError(f"precision must be a number in (0, 1), e.g. 0.02 for 2 %, got {self.precision!r}")
+            raise ConfigError(f"precision (--precision) must be a number in (0, 1), e.g. 0.02 for 2 %, got "
+                              f"{self.precision!r}")
         if not (_real(self.confidence) and 0 < self.confidence < 1):
             raise ConfigError(f"confidence must be a number in (0, 1), e.g. 0.95, got {self.confidence!r}")
         if not _whole(self.seed) or self.seed < 0:
-            raise ConfigError(f"seed must be a whole number >= 0, got {self.seed!r}")
+            raise ConfigError(f"seed (--seed) must be a whole number >= 0, got {self.seed!r}")
         if self.n_jobs is not None and (not _whole(self.n_jobs) or (self.n_jobs < 1 and self.n_jobs != -1)):
-            raise ConfigError(f"n_jobs must be a whole number >= 1, -1 (all cores) or None, got {self.n_jobs!r}")
+            raise ConfigError(f"n_jobs (--jobs) must be a whole number >= 1, or -1 for all cores (None: chosen by the "
+                              f"number of units), got {self.n_jobs!r}")
         if self.sampler not in SAMPLERS:
             raise ConfigError(f"sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
         if self.empty_pairs not in EMPTY_PAIRS:
