@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Encoding, Format, KeySet, LabelFeature, ResponseSet, Sep, app, reader_settings
+from .app import Encoding, Format, KeySet, LabelFeature, ResponseSet, Sep, app, reader_settings, warn_same_input
 
 
 @app.command()
@@ -39,6 +39,7 @@ def adjudicate(
 
     # before any work: never over an input
     to_stdout = check_outputs([key, response, choices], [out, undecided])
+    warn_same_input(key, response, key_set, response_set)
     from ..workflows.adjudicate import adjudicate_files
 
     summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,

@@ -85,9 +85,6 @@ def agreement(
                               f"categories; use --level nominal")
         units = corpus_units(table, fmt, sets, types, label_feature, missing_as_empty, encoding, sep)
         names, data = units.annotators, units.values
-        if sets is None and not asked_quiet:
-            typer.echo(f"note: comparing the annotator sets {', '.join(names)} (all the file holds; choose with "
-                       f"--sets)", err=True)
     else:
         given = [o for o, v in (("--sets", sets), ("--types", types), ("--label-feature", label_feature),
                                 ("--missing-as-empty", missing_as_empty)) if v]
@@ -111,6 +108,9 @@ def agreement(
         write_json(summary, json_out)
     if not quiet:
         _print_summary(summary, level)
+    if units is not None and sets is None and not asked_quiet:  # once done (one line on a failure), never under -q
+        typer.echo(f"note: comparing the annotator sets {', '.join(names)} (all the file holds; choose with "
+                   f"--sets)", err=True)
 
 
 def table_ratings(path: Path, encoding: str | None, sep: str | None, id_column: str | None) -> Any:

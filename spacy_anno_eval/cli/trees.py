@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import typer
 
 from ..errors import ConfigError
-from .app import JsonOut, Quiet, app
+from .app import JsonOut, Quiet, app, warn_same_input
 
 TreeFormat = Literal["auto", "conllu", "brackets", "export", "tiger", "discbracket"]
 #: suffixes of bracketed treebanks (EVALB's sample files, Penn Treebank .mrg, disco-dop)
@@ -47,6 +47,7 @@ def trees(
     from ..files import check_outputs
 
     quiet = check_outputs([key, response, prm], [json_out, diff_out, rsl]) or quiet  # before any work
+    warn_same_input(key, response)
     kind = tree_format if tree_format != "auto" else _kind(key)
     other = tree_format if tree_format != "auto" else _kind(response)
     if kind == "conllu" and prm is not None and other == "conllu":

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from ..cluster import dask_client
+from ..cluster import check_scheduler, dask_client
 from ..errors import AnnoEvalError, InputError
 from ..io.units import StreamIds, Unit, read_unit, shard_units
 from ..progress import progress_bar
@@ -303,6 +303,8 @@ def scan_shards(key: str | os.PathLike, response: str | os.PathLike, *,
     """
     task = task or _score_pair
     options = SpanSettings.split(options)  # every value checked before a shard is read
+    if client is None and scheduler is not None:
+        check_scheduler(scheduler)  # the Dask address too
     if credit is not None:
         options = {**options, "credit": credit}
     pairs = pair_shards(key, response, options.get("fmt", "auto"), docs_per_chunk, sharded, options)
