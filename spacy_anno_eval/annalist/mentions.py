@@ -38,10 +38,13 @@ def is_mentions_jsonl(path: str | Path) -> bool:
 
 
 def read_mentions_jsonl(path: str | Path, encoding: str = "utf-8-sig") -> tuple[list[Mention], dict[str, str]]:
-    """Mentions and document texts (where given) from a mentions JSONL file."""
+    """Mentions and document texts (where given) from a mentions JSONL file; a file without a document line
+    raises :class:`InputError` (nothing to compare)."""
     p = Path(path)
     mentions, texts = [], {}
+    n_docs = 0
     for lineno, doc in json_lines(p, encoding=encoding):
+        n_docs += 1
         try:
             doc_id = str(doc.get("id", doc.get("meta", {}).get("id", lineno)))
             if "text" in doc:
@@ -63,6 +66,8 @@ def read_mentions_jsonl(path: str | Path, encoding: str = "utf-8-sig") -> tuple[
             expected = '{"id": ..., "mentions": [{"label", "text", "start"?, "end"?}]}'
             raise InputError(f"{p}, line {lineno}: not a mentions document ({err}); expected "
                                      f"{expected}") from None
+    if not n_docs:
+        raise InputError(f"{p}: nothing to compare: no documents (the file holds no JSON line)")
     return mentions, texts
 
 

@@ -65,7 +65,10 @@ def read_relations(source: str | os.PathLike | Iterable[Any], *, encoding: str =
         if suffix == ".jsonl":
             return read_relations_jsonl(p, encoding=encoding, skip_rejected=skip_rejected)
         if suffix == ".spacy":
-            return relations_from_docs(_docbin_docs(p), source=str(p))
+            docs = _docbin_docs(p)
+            if not docs:
+                raise InputError(f"{p}: nothing to compare: the DocBin holds no documents")
+            return relations_from_docs(docs, source=str(p))
         raise InputError(f"{p}: relations are read from .jsonl (Prodigy) or .spacy (DocBin) files, "
                                  f"got {suffix or 'no suffix'!r}")
     if hasattr(source, "user_data") and hasattr(source, "text"):
@@ -140,9 +143,10 @@ def read_relations_jsonl(path: str | os.PathLike, *, encoding: str = "utf-8",
     p = Path(path)
     source = str(path)
     out: list[Relation] = []
-    position = 0
+    position = skipped = 0
     for line_no, record in _records(p, encoding):
         if skip_rejected and record.get("answer") in _SKIPPED_ANSWERS:
+            skipped += 1
             continue
         doc_id = _doc_id(record, position)
         position += 1
@@ -164,6 +168,9 @@ def read_relations_jsonl(path: str | os.PathLike, *, encoding: str = "utf-8",
                     "arg2": _jsonl_offsets(record, item, "child", loc, n_chars)}
             rel_id = str(item["id"]) if item.get("id") is not None else str(j)
             out.append(Relation(doc_id, rel_id, label, args))
+    if not position:
+        why = f" ({skipped} line(s) rejected or ignored, left out)" if skipped else " (the file holds no JSON line)"
+        raise InputError(f"{source}: nothing to compare: no documents{why}")
     return out
 
 
