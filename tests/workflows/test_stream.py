@@ -13,7 +13,7 @@ from spacy.tokens import DocBin, Span
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import ConfigError, InputError
 from spacy_anno_eval.io.units import shard_paths
 from spacy_anno_eval.report.json import write_json
 from spacy_anno_eval.spans.engine import evaluate
@@ -75,7 +75,7 @@ def test_shard_pairing_errors_and_glob(corpus, tmp_path):
         pair_shards(corpus / "key", str(corpus / "resp" / "00.spacy"))
     with pytest.raises(InputError, match="matches no file"):
         shard_paths(str(tmp_path / "*.spacy"))
-    with pytest.raises(InputError, match="local:N"):
+    with pytest.raises(ConfigError, match="local:N"):  # a bad setting
         score_shards(corpus / "key", corpus / "resp", scheduler="local:0")
 
 
