@@ -46,6 +46,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from .sniff import sniff_format
+
 KINDS = ("spans", "trees", "dependencies", "continuum", "ratings", "relations", "mentions", "noisy", "taxonomy")
 
 
@@ -150,8 +152,6 @@ class Reader:
             return True
         if any(name.endswith(s) for s in self.shared_suffixes) and self.sniff is not None:
             if self.sniff == BY_CONTENT:
-                from . import sniff_format
-
                 return sniff_format(path) == self.name
             sniff = self.sniff if callable(self.sniff) else _import(self.sniff)
             try:
