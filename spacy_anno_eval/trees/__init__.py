@@ -2,7 +2,9 @@
 
 :mod:`~.conllu` reads CoNLL-U files and spaCy parses into treebanks,
 :mod:`~.dependencies` compares two of them (Brants & Skut 1998, section 4)
-and :mod:`~.diff` turns the differences into rows and text.
+and :mod:`~.diff` turns the differences into rows and text; the records both
+comparisons share (sentences, differences, Table 4's ratios) are in
+:mod:`~.records`, which imports no other module of this package.
 :mod:`~.brackets` reads Penn Treebank brackets into constituents (a label and
 a yield of terminal positions) and :mod:`~.evalb` scores them as EVALB does
 (Sekine & Collins 1997; PARSEVAL, Black et al. 1991).
@@ -21,9 +23,10 @@ from ..lazy import lazy_package
 
 __getattr__, __dir__, __all__ = lazy_package(__name__, """
     conllu: Sentence Treebank Word read_conllu treebank_from_docs
-    dependencies: ROOT_CATEGORY SPACY_IGNORE_LABELS TABLE4 SentenceResult TreeComparison compare_docs compare_files
-        compare_treebanks spacy_dep_scores tree_nodes universal_relation
-    diff: DIFF_COLUMNS EdgeDiff NodeDiff diff_rows format_ids render_diff write_diff
+    records: TABLE4 EdgeDiff NodeDiff SentenceResult format_ids
+    dependencies: ROOT_CATEGORY SPACY_IGNORE_LABELS TreeComparison compare_docs compare_files compare_treebanks
+        spacy_dep_scores tree_nodes universal_relation
+    diff: DIFF_COLUMNS diff_rows render_diff write_diff
     brackets: BracketTree Constituent read_brackets
     evalb: EvalbParams EvalbResult evaluate_files evaluate_trees
     phrase: PhraseNode PhraseTree from_brackets

@@ -93,15 +93,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, where
-from ..figures import check_zero_division, fbeta, ratio, warn_zero_division
+from ..figures import check_zero_division
 from .conllu import Sentence, Treebank, check_tree, read_conllu, treebank_from_docs
-from .diff import EdgeDiff, NodeDiff, diff_rows, render_diff, write_diff
+from .diff import diff_rows, render_diff, write_diff
+from .records import TABLE4, EdgeDiff, NodeDiff, Ratios, SentenceResult
 
 ROOT_CATEGORY = "ROOT"
 SPACY_IGNORE_LABELS = ("p", "punct")
-TABLE4 = ("1_parent_node", "1_parent_category", "2_grammatical_function", "3_identical_nodes",
-          "4_identical_nodes_labels", "5_identical_nodes_functions", "6_identical_structure",
-          "7_identical_annotation")
 
 
 def universal_relation(deprel: str) -> str:
@@ -113,39 +111,6 @@ def universal_relation(deprel: str) -> str:
 # figures
 
 
-class _Ratios:
-    """Ratios by the package's policy: ``zero_division`` where the denominator is 0, with the names of those
-    figures kept so that one warning can name them all (:func:`~spacy_anno_eval.figures.warn_zero_division`)."""
-
-    def __init__(self, zero_division: float) -> None:
-        self.zero_division = zero_division
-        self.undefined: list[str] = []
-
-    def __call__(self, num: int, den: int, name: str) -> float:
-        if not den:
-            self.undefined.append(name)
-        return float(ratio(num, den, self.zero_division))
-
-    def prf(self, tp: int, n_pred: int, n_gold: int, name: str) -> dict[str, float]:
-        """P = tp / n_pred, R = tp / n_gold, F1 (:func:`~spacy_anno_eval.figures.fbeta`); spaCy's ``PRFScore``."""
-        p, r = self(tp, n_pred, f"{name} precision"), self(tp, n_gold, f"{name} recall")
-        f = fbeta(p, r, 1.0, undefined=not n_pred and not n_gold, zero_division=self.zero_division)
-        return {"p": p, "r": r, "f": float(f)}
-
-    def count(self, correct: int, total: int, name: str) -> dict[str, Any]:
-        return {"correct": correct, "total": total, "ratio": self(correct, total, name)}
-
-    def nodes(self, identical: int, key: int, response: int, name: str) -> dict[str, Any]:
-        f = self(2 * identical, key + response, name)
-        return {"identical": identical, "key": key, "response": response,
-                "precision": self(identical, response, f"{name} precision"),
-                "recall": self(identical, key, f"{name} recall"), "f": f, "ratio": f}
-
-    def warn(self) -> None:
-        """One warning naming every figure that got ``zero_division``, for the caller's caller."""
-        warn_zero_division(self.undefined, self.zero_division, stacklevel=3)
-
-
 @dataclass
 class _RelCounts:
     gold: int = 0  # key words with this relation
@@ -154,7 +119,7 @@ class _RelCounts:
     las: int = 0  # ... and the same relation in the response
     label: int = 0  # key words with this relation whose response relation is the same
 
-    def figures(self, ratios: _Ratios, name: str) -> dict[str, Any]:
+    def figures(self, ratios: Ratios, name: str) -> dict[str, Any]:
         attach = ratios.prf(self.las, self.pred, self.gold, f"{name} attachment")
         label = ratios.prf(self.label, self.pred, self.gold, f"{name} label")
         return {"count": self.gold, "predicted": self.pred, "head_correct": self.head, "las_correct": self.las,
@@ -173,40 +138,11 @@ class _ParentCounts:
     label: int = 0
     category: int = 0
 
-    def figures(self, ratios: _Ratios, name: str) -> dict[str, Any]:
+    def figures(self, ratios: Ratios, name: str) -> dict[str, Any]:
         return {"count": self.count, "uas": ratios(self.head, self.count, f"{name} uas"),
                 "las": ratios(self.las, self.count, f"{name} las"),
                 "label_accuracy": ratios(self.label, self.count, f"{name} label_accuracy"),
                 "parent_category": ratios(self.category, self.count, f"{name} parent_category")}
-
-
-@dataclass
-class SentenceResult:
-    """One sentence's figures and differences."""
-
-    index: int  # 0-based position
-    sent_id: str
-    text: str
-    forms: tuple[str, ...]
-    head_correct: int
-    las_correct: int
-    nodes_key: int
-    nodes_response: int
-    nodes_identical: int
-    edges: list[EdgeDiff] = field(default_factory=list)
-    nodes: list[NodeDiff] = field(default_factory=list)
-
-    @property
-    def n_words(self) -> int:
-        return len(self.forms)
-
-    @property
-    def identical_structure(self) -> bool:
-        return self.head_correct == self.n_words
-
-    @property
-    def identical_annotation(self) -> bool:
-        return self.las_correct == self.n_words
 
 
 def _mask_ids(mask: int) -> tuple[int, ...]:
@@ -317,7 +253,7 @@ class TreeComparison:
 
     def _word_ratio(self, correct: int, name: str) -> float:
         """``correct / n_words``; ``zero_division`` with a warning when there is no word."""
-        ratios = _Ratios(self.zero_division)
+        ratios = Ratios(self.zero_division)
         value = ratios(correct, self.n_words, name)
         ratios.warn()
         return value
@@ -332,12 +268,12 @@ class TreeComparison:
 
     def table4(self) -> dict[str, float]:
         """The seven levels of Brants and Skut's Table 4 (word 1-2, node 3-5, sentence 6-7) as ratios."""
-        ratios = _Ratios(self.zero_division)
+        ratios = Ratios(self.zero_division)
         values = self._table4(ratios)
         ratios.warn()
         return values
 
-    def _table4(self, ratios: _Ratios) -> dict[str, float]:
+    def _table4(self, ratios: Ratios) -> dict[str, float]:
         n, k, r = self.n_words, self.nodes_key, self.nodes_response
         s = self.n_sentences
         parts = ((self.head_correct, n), (self.parent_category_correct, n), (self.label_correct, n),
@@ -361,7 +297,7 @@ class TreeComparison:
         """
         n = self.n_words
         s = self.n_sentences
-        ratios = _Ratios(self.zero_division)
+        ratios = Ratios(self.zero_division)
         word = {name: ratios.count(correct, n, f"word {name}") for name, correct in (
             ("uas", self.head_correct), ("las", self.las_correct), ("las_universal", self.las_universal_correct),
             ("label_accuracy", self.label_correct), ("label_accuracy_universal", self.label_universal_correct),
@@ -518,7 +454,7 @@ def spacy_dep_scores(key: Treebank, response: Treebank, ignore_labels: Iterable[
                 c[0] += 1
     if not u_gold and not u_pred:
         return {"ignore_labels": sorted(ignore), "dep_uas": None, "dep_las": None, "dep_las_per_type": None}
-    spacy_prf = _Ratios(0.0).prf  # PRFScore: 0.0 where undefined, silently
+    spacy_prf = Ratios(0.0).prf  # PRFScore: 0.0 where undefined, silently
     return {"ignore_labels": sorted(ignore), "dep_uas": spacy_prf(u_tp, u_pred, u_gold, "uas")["f"],
             "dep_las": spacy_prf(l_tp, l_pred, l_gold, "las")["f"],
             "dep_las_per_type": {d: spacy_prf(*c, d) for d, c in sorted(per_type.items())},

@@ -8,104 +8,41 @@ records them per sentence: the words whose head or DEPREL differs
 one tree only (``key_only``, ``response_only``), or in both but headed by
 different words (``head_word``) or with a different DEPREL (``function``)
 (:class:`NodeDiff`): 4.1's "if Y exists: emit different labels if any; if Y
-does not exist: emit X", run both ways. This module turns them into flat rows
-(:func:`diff_rows`, :func:`write_diff`: JSON lines or TSV) and into text
-(:func:`render_diff`); it computes no figure.
+does not exist: emit X", run both ways; those records live in
+:mod:`~.records`. This module turns them into flat rows (:func:`diff_rows`,
+:func:`write_diff`: JSON lines or TSV) and into text (:func:`render_diff`);
+it computes no figure.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..files import write_rows
-
-if TYPE_CHECKING:
-    from .dependencies import SentenceResult, TreeComparison
-    from .phrase_compare import PhraseSentence
+from .records import EdgeDiff, NodeDiff, SentenceResult, arrow, format_ids, yield_text
 
 DIFF_COLUMNS = ("sentence", "sent_id", "kind", "status", "id", "form", "key_head", "response_head", "key_deprel",
                 "response_deprel", "yield", "key_word", "response_word")
 
 
-@dataclass(frozen=True)
-class EdgeDiff:
-    """A word whose head or DEPREL differs (figure 6's marked edges). IDs are 1-based, head 0 = root."""
-
-    id: int
-    form: str
-    key_head: int
-    response_head: int
-    key_deprel: str
-    response_deprel: str
+class Differences(Protocol):
+    """What the functions below read of a comparison: a
+    :class:`~spacy_anno_eval.trees.dependencies.TreeComparison` is one."""
 
     @property
-    def status(self) -> str:
-        """``head``, ``deprel`` or ``head+deprel``."""
-        parts = []
-        if self.key_head != self.response_head:
-            parts.append("head")
-        if self.key_deprel != self.response_deprel:
-            parts.append("deprel")
-        return "+".join(parts)
-
-
-@dataclass(frozen=True)
-class NodeDiff:
-    """A node (a yield) that is in one tree only, or in both with another head word or function.
-
-    ``ids`` is the yield (1-based word IDs, possibly discontinuous);
-    ``key_word`` / ``response_word`` the word heading the node in each tree
-    (``None`` where the tree has no node with this yield), ``key_deprel`` /
-    ``response_deprel`` that word's DEPREL (the node's function in its parent).
-    """
-
-    ids: tuple[int, ...]
-    status: str  # key_only, response_only, head_word, function
-    key_word: int | None
-    response_word: int | None
-    key_deprel: str | None
-    response_deprel: str | None
+    def key_source(self) -> str: ...
 
     @property
-    def span(self) -> str:
-        return format_ids(self.ids)
+    def response_source(self) -> str: ...
+
+    @property
+    def sentences(self) -> Sequence[SentenceResult]: ...
 
 
-
-def format_ids(ids: Iterable[int]) -> str:
-    """``[1, 2, 3, 5]`` -> ``"1-3,5"``."""
-    out: list[str] = []
-    run: list[int] = []
-    for i in ids:
-        if run and i == run[-1] + 1:
-            run.append(i)
-            continue
-        if run:
-            out.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-        run = [i]
-    if run:
-        out.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-    return ",".join(out)
-
-
-
-def yield_text(s: SentenceResult | PhraseSentence, ids: Sequence[int], limit: int = 60) -> str:
-    """The words of a yield of sentence ``s`` (anything with ``forms``), ``…`` marking each gap, cut to
-    ``limit`` characters."""
-    parts = []
-    for j, i in enumerate(ids):
-        if j and i != ids[j - 1] + 1:
-            parts.append("…")
-        parts.append(s.forms[i - 1])
-    text = " ".join(parts)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def diff_rows(comparison: TreeComparison, nodes: bool = True) -> list[dict[str, Any]]:
+def diff_rows(comparison: Differences, nodes: bool = True) -> list[dict[str, Any]]:
     """The differences as flat rows with the columns :data:`DIFF_COLUMNS`, for JSON lines or TSV.
 
     ``sentence`` is the 1-based position, ``sent_id`` the key's id.
@@ -136,7 +73,7 @@ def diff_rows(comparison: TreeComparison, nodes: bool = True) -> list[dict[str, 
     return rows
 
 
-def render_diff(comparison: TreeComparison, *, nodes: bool = True, max_sentences: int | None = None,
+def render_diff(comparison: Differences, *, nodes: bool = True, max_sentences: int | None = None,
                 max_form: int = 20) -> str:
     """The differences as text, sentence by sentence (only sentences that differ).
 
@@ -177,14 +114,9 @@ def render_diff(comparison: TreeComparison, *, nodes: bool = True, max_sentences
     return "\n".join(lines) + "\n"
 
 
-def write_diff(comparison: TreeComparison, path: str | os.PathLike, nodes: bool = True) -> Path:
+def write_diff(comparison: Differences, path: str | os.PathLike, nodes: bool = True) -> Path:
     """Write :func:`diff_rows` atomically: JSON lines for ``.jsonl``, else TSV with a header."""
     return write_rows(path, diff_rows(comparison, nodes=nodes), DIFF_COLUMNS)
-
-
-def arrow(key: Any, response: Any) -> str:
-    """``key`` alone when equal, else ``key→response``."""
-    return str(key) if key == response else f"{key}→{response}"
 
 
 def _word(s: SentenceResult, i: int | None) -> str:

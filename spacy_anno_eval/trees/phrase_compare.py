@@ -57,75 +57,14 @@ from pathlib import Path
 from typing import Any
 
 from ..files import write_rows
-from .dependencies import TABLE4, _Ratios
-from .diff import arrow, format_ids, yield_text
 from .disco import pair_sentences
 from .phrase import ROOT, PhraseTree
+from .records import TABLE4, PhraseNodeDiff, PhraseSentence, Ratios, WordDiff, arrow, format_ids, yield_text
 
 #: the columns of :meth:`PhraseComparison.diff_rows`
 PHRASE_DIFF_COLUMNS = ("sentence", "sent_id", "kind", "status", "id", "form", "yield", "key_label",
                        "response_label", "key_function", "response_function", "key_parent", "response_parent",
                        "key_tag", "response_tag")
-
-
-@dataclass(frozen=True)
-class WordDiff:
-    """A word whose parent node (by yield), parent category, function or tag differs (1-based ``id``)."""
-
-    id: int
-    form: str
-    key_parent: str
-    response_parent: str
-    key_function: str
-    response_function: str
-    key_tag: str
-    response_tag: str
-    status: str
-
-
-@dataclass(frozen=True)
-class PhraseNodeDiff:
-    """A node only in one tree (``key_only``/``response_only``) or in both with another ``label``/``function``."""
-
-    ids: tuple[int, ...]  # 1-based word ids of the yield
-    status: str
-    key_label: str | None
-    response_label: str | None
-    key_function: str | None
-    response_function: str | None
-
-    @property
-    def span(self) -> str:
-        return format_ids(self.ids)
-
-
-@dataclass
-class PhraseSentence:
-    """One compared sentence: counts and differences (``error`` set when the words differ)."""
-
-    index: int
-    sent_id: str
-    forms: tuple[str, ...]
-    parent_node: int = 0
-    parent_category: int = 0
-    function: int = 0
-    tag: int = 0
-    nodes_key: int = 0
-    nodes_response: int = 0
-    nodes_identical: int = 0
-    nodes_labelled: int = 0
-    nodes_functional: int = 0
-    words: list[WordDiff] = field(default_factory=list)
-    nodes: list[PhraseNodeDiff] = field(default_factory=list)
-    error: str = ""
-
-    @property
-    def identical_structure(self) -> bool:
-        return not self.error and self.nodes_identical == self.nodes_key == self.nodes_response
-
-    @property
-    def identical_annotation(self) -> bool:
-        return (self.identical_structure and self.nodes_functional == self.nodes_key and not self.words)
 
 
 def _node_info(tree: PhraseTree) -> dict[int, tuple[tuple[int, ...], str, str, int]]:
@@ -252,7 +191,7 @@ class PhraseComparison:
     def nodes_identical(self) -> int:
         return self._sum("nodes_identical")
 
-    def _table4(self, ratios: _Ratios) -> dict[str, float]:
+    def _table4(self, ratios: Ratios) -> dict[str, float]:
         n, k, r, s = self.n_words, self.nodes_key, self.nodes_response, len(self.compared)
         parts = ((self._sum("parent_node"), n), (self._sum("parent_category"), n), (self._sum("function"), n),
                  (2 * self.nodes_identical, k + r), (2 * self._sum("nodes_labelled"), k + r),
@@ -263,7 +202,7 @@ class PhraseComparison:
 
     def table4(self) -> dict[str, float]:
         """Brants and Skut's seven levels (word 1-2, node 3-5, sentence 6-7) as ratios."""
-        ratios = _Ratios(self.zero_division)
+        ratios = Ratios(self.zero_division)
         out = self._table4(ratios)
         ratios.warn()
         return out
@@ -272,7 +211,7 @@ class PhraseComparison:
         """JSON-ready: ``word`` (parent node / category, function, tag: correct, total, ratio), ``node``
         (identical yields / labelled / functional: identical, key, response, precision, recall, f, ratio),
         ``sentence`` (identical structure / annotation), ``table4``, ``errors`` (pairs not compared)."""
-        ratios = _Ratios(self.zero_division)
+        ratios = Ratios(self.zero_division)
         n, k, r, s = self.n_words, self.nodes_key, self.nodes_response, len(self.compared)
         out = {
             "key": self.key_source, "response": self.response_source,
