@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -350,14 +349,11 @@ def test_to_dataframe(tree: Taxonomy) -> None:
     assert row.bdm == pytest.approx(32 / 95, abs=1e-15)
 
 
-def test_500_concepts_in_a_few_seconds() -> None:
+def test_500_concepts_give_every_pair_once() -> None:
     rng = random.Random(0)
     tax = Taxonomy.from_edges([("c0", None)] + [(f"c{i}", f"c{rng.randrange(i)}") for i in range(1, 500)])
-    start = time.perf_counter()
-    scores = compute_bdm(tax)
-    elapsed = time.perf_counter() - start
+    scores = compute_bdm(tax)  # its time: benchmarks/bench_budgets.py
     assert len(scores) == 500 * 501 // 2
-    assert elapsed < 10.0, f"compute_bdm took {elapsed:.1f}s for 500 concepts"
 
 
 # ----------------------------------------------------------------------------------------------------------------

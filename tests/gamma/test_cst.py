@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -285,14 +283,10 @@ def test_full_magnitude_gives_valid_units():
     assert len(out) > 0
 
 
-def test_three_annotators_of_ten_thousand_units_take_well_under_a_second():
+def test_three_annotators_of_ten_thousand_units():
     ref = reference_continuum(10_000)
-    shuffle(ref, 3, magnitude=0.5)  # warm-up
-    t0 = time.perf_counter()
-    out = shuffle(ref, 3, magnitude=0.5, seed=1)
-    elapsed = time.perf_counter() - t0
+    out = shuffle(ref, 3, magnitude=0.5, seed=1)  # its time: benchmarks/bench_budgets.py
     assert out.n_annotators == 3 and len(out) > 30_000 * 0.5
-    assert elapsed < 1.0, elapsed
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import pickle
 import random
-import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -536,7 +535,7 @@ def test_an_encoding_that_cannot_be_cut_gives_one_chunk(tmp_path):
         read_chunk(plan_chunks(latin, docs_per_chunk=1, encoding="latin-1")[1], encoding="utf-16")
 
 
-def test_planning_a_large_file_is_fast_and_reads_in_blocks(tmp_path, monkeypatch):
+def test_planning_a_large_file_reads_it_in_blocks(tmp_path, monkeypatch):
     line = (json.dumps({"text": "Apple buys a UK startup for $1 billion " * 3,
                         "spans": [{"start": 0, "end": 5, "label": "ORG"}]}) + "\n").encode()
     n = 30_000_000 // len(line)
@@ -563,9 +562,6 @@ def test_planning_a_large_file_is_fast_and_reads_in_blocks(tmp_path, monkeypatch
         return Recorder()
 
     monkeypatch.setattr(chunks_module, "_open", recording_open)
-    t0 = time.perf_counter()
-    plan = plan_chunks(path, docs_per_chunk=50_000)
-    elapsed = time.perf_counter() - t0
+    plan = plan_chunks(path, docs_per_chunk=50_000)  # its time: benchmarks/bench_budgets.py
     assert len(plan) == -(-n // 50_000) and sum(c.n_docs for c in plan) == n
-    assert elapsed < 2.0
     assert sizes and all(0 < s <= 1 << 20 for s in sizes)

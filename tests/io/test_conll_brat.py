@@ -7,7 +7,6 @@ Expected entities of the scheme cases were checked against seqeval 1.2
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import pytest
@@ -229,13 +228,10 @@ def test_registry_reads_conll_by_suffix(tmp_path):
     assert token_spans(corpus, "spans:sc") == [(0, "A", 0, 0)]
 
 
-def test_ten_thousand_sentences_are_fast(tmp_path):
+def test_ten_thousand_sentences_read_whole(tmp_path):
     path = write_tags(tmp_path / "big.conll", [["B-PER", "I-PER", "O", "B-LOC", "O"] * 3] * 10_000)
-    t0 = time.perf_counter()
-    corpus = read_conll(path)
-    elapsed = time.perf_counter() - t0
+    corpus = read_conll(path)  # its time: benchmarks/bench_budgets.py
     assert len(corpus) == 10_000 and len(corpus.sets["ents"]) == 60_000
-    assert elapsed < 5.0  # typically ~0.3 s; generous for slow CI machines
 
 
 # ---------------------------------------------------------------------------

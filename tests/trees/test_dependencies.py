@@ -9,7 +9,6 @@ from the same files.
 from __future__ import annotations
 
 import json
-import time
 import warnings
 
 import pytest
@@ -455,11 +454,8 @@ def ewt():
 
 def test_ewt_figures(ewt):
     key, response = ewt
-    start = time.perf_counter()
-    result = compare_treebanks(key, response)
+    result = compare_treebanks(key, response)  # its time: benchmarks/bench_budgets.py
     d = result.to_dict()
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0, f"300 sentences took {elapsed:.3f} s"
     n = d["n_words"]
     assert (d["n_sentences"], n) == (300, 5224)
     w = d["word"]
