@@ -108,9 +108,10 @@ def agreement_summary_html(summary: dict[str, Any]) -> str:
 
 def benchmark_html(report: dict[str, Any]) -> str:
     """A benchmark result: the page's verdict and per-type table, without its scripts."""
-    from .benchmark import _measures, _type_table, _verdict_html
+    from .benchmark_html import type_table, verdict_html
+    from .benchmark_rows import run_measures
 
-    return _fragment(_verdict_html(report) + _type_table(report, _measures(report)))
+    return _fragment(verdict_html(report) + type_table(report, run_measures(report)))
 
 
 __all__ = ["agreement_html", "agreement_summary_html", "benchmark_html", "evaluation_html"]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spacy_anno_eval.report.benchmark import _signed, render_benchmark_html, render_benchmark_markdown
+from spacy_anno_eval.report.benchmark import render_benchmark_html, render_benchmark_markdown
+from spacy_anno_eval.report.benchmark_rows import signed_points
 from spacy_anno_eval.spans.engine import evaluate
 from spacy_anno_eval.workflows.benchmark.compare import compare_evaluations
 from spacy_anno_eval.workflows.benchmark.settings import BenchmarkSettings
@@ -86,7 +87,7 @@ def test_the_page_and_markdown_show_the_types_of_each_changed_document(compariso
 
 
 def test_never_minus_zero(comparison):
-    assert _signed(-1e-9) == "+0.00" and _signed(-0.0) == "+0.00" and _signed(-0.004) == "-0.40"
+    assert signed_points(-1e-9) == "+0.00" and signed_points(-0.0) == "+0.00" and signed_points(-0.004) == "-0.40"
     # a delta of rounding noise on every figure of a type, and an interval that straddles zero by noise
     report = _report(comparison)
     noise = {"old": 0.5, "new": 0.5 - 1e-17, "delta": -1e-17, "direction": "same", "ci": [-1e-17, 1e-17],
