@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..files import json_text, open_atomic, write_text
-from ..spans.counts import PerDocRows, _is_count, _rows
+from ..spans.counts import PerDocRows, is_count, report_rows
 
 
 def write_json(data: Any, path: str | os.PathLike) -> Path:
@@ -63,7 +63,7 @@ def _write_rows(out: Any, rows: PerDocRows, indent: str) -> None:
             template = _template(table, indent)
         columns = _json_columns(table)
         if columns is None:
-            texts = [indent + json_text(r, indent=2).replace("\n", "\n" + indent) for r in _rows(table)]
+            texts = [indent + json_text(r, indent=2).replace("\n", "\n" + indent) for r in report_rows(table)]
         else:
             texts = [template % values for values in zip(*columns, strict=True)]
         out.write((("\n" if a == 0 else ",\n") + ",\n".join(texts)).encode("utf8"))
@@ -82,7 +82,7 @@ def _template(table: dict[str, Any], indent: str) -> str:
 
 
 def _json_columns(table: dict[str, Any]) -> list[list[str]] | None:
-    """Each leaf column of ``table`` as JSON texts, in template order, typed as :func:`_rows` types them;
+    """Each leaf column of ``table`` as JSON texts, in template order, typed as :func:`report_rows` types them;
     ``None`` when a float is not finite (those rows go through :func:`~spacy_anno_eval.figures.json_safe`)."""
     out: list[list[str]] = []
     for key, value in table.items():
@@ -95,7 +95,7 @@ def _json_columns(table: dict[str, Any]) -> list[list[str]] | None:
         arr = np.asarray(value)
         if arr.dtype == object:
             out.append([json_text(v) for v in arr.tolist()])
-        elif _is_count(key):
+        elif is_count(key):
             out.append(list(map(int.__repr__, arr.astype(np.int64).tolist())))
         else:
             floats = arr.astype(float)

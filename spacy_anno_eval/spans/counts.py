@@ -188,17 +188,18 @@ def _check_doc_result(result: Any, d: int) -> None:
 _COUNT_KEYS = frozenset(("correct", "partial", "missing", "spurious", "incorrect", "tokens", "sentences"))
 
 
-def _is_count(key: str) -> bool:
-    """Counts (MUC's upper-case names, GATE's counts) are ints; everything else a float."""
+def is_count(key: str) -> bool:
+    """Counts (MUC's upper-case names, GATE's counts) are ints; everything else a float. The one rule, also for
+    :func:`spacy_anno_eval.report.json.write_json`'s streamed rows."""
     return key.isupper() or key in _COUNT_KEYS
 
 
 def _floats(d: dict[str, Any]) -> dict[str, Any]:
     """A nested dict of numpy scalars as plain Python ints and floats."""
-    return {k: _floats(v) if isinstance(v, dict) else (int(v) if _is_count(k) else float(v)) for k, v in d.items()}
+    return {k: _floats(v) if isinstance(v, dict) else (int(v) if is_count(k) else float(v)) for k, v in d.items()}
 
 
-def _rows(table: dict[str, Any]) -> list[dict[str, Any]]:
+def report_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
     """A nested dict of equal-length arrays as one nested dict of Python numbers per row.
 
     Column-wise: each array becomes a list once (``tolist``), then rows are
@@ -209,13 +210,13 @@ def _rows(table: dict[str, Any]) -> list[dict[str, Any]]:
     for k in keys:
         v = table[k]
         if isinstance(v, dict):
-            columns.append(_rows(v))
+            columns.append(report_rows(v))
         else:
             arr = np.asarray(v)
             if arr.dtype == object:
                 columns.append(arr.tolist())
             else:
-                columns.append(arr.astype(np.int64 if _is_count(k) else float).tolist())
+                columns.append(arr.astype(np.int64 if is_count(k) else float).tolist())
     # map/zip keeps the per-row work in C: about 2.5x faster than a comprehension over zip(strict=True)
     return list(map(dict, map(zip, repeat(keys), zip(*columns, strict=True))))
 
@@ -502,8 +503,8 @@ class Evaluation:
                 "per": per, per: c_total,
                 "micro": float(ratio(gate_counts(total)["spurious"], c_total, zd)),
                 "macro_types": mean(type_fp, present_t), "macro_docs": mean(doc_fp, present_d)}
-        type_rows = _rows({"counts": type_counts, **type_prf, "muc": type_muc, "semeval": type_sem,
-                           "error_rate": type_e})
+        type_rows = report_rows({"counts": type_counts, **type_prf, "muc": type_muc, "semeval": type_sem,
+                                 "error_rate": type_e})
         for i in present_t:
             row = type_rows[i]
             row["false_positive"] = None if type_fp is None else float(type_fp[i])
@@ -571,7 +572,7 @@ class PerDocRows(Sequence[dict[str, Any]]):
 
     def rows(self, a: int, b: int) -> list[dict[str, Any]]:
         """The rows of documents ``a`` to ``b - 1``."""
-        return _rows(self.table(a, b))
+        return report_rows(self.table(a, b))
 
     def table(self, a: int, b: int) -> dict[str, Any]:
         """The rows of documents ``a`` to ``b - 1`` as columns: a nested dict of arrays, as the rows nest."""
