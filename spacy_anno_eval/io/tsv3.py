@@ -45,17 +45,33 @@ Choices:
   features, a null feature (``*``) being absent. ``label_feature="value"``
   makes INCEpTION's NER tag the label (a span without it keeps the layer
   name; the builder says how many).
-- **Layers.** Every span and chain layer is read into the same set by
-  default; ``layers`` (full or short names) keeps only those named, e.g.
-  ``layers=["NamedEntity"]`` so that POS and Lemma do not mix with entities.
-  A name no file declares raises :class:`~spacy_anno_eval.errors.ConfigError`.
+- **Layers.** Every span and chain layer (and with ``relations=True`` every
+  relation layer) is read into the same set by default; ``layers`` (full or
+  short names) keeps only those named, e.g. ``layers=["NamedEntity"]`` so
+  that POS and Lemma do not mix with entities. A name no file declares
+  raises :class:`~spacy_anno_eval.errors.ConfigError`.
 - **Chains** (``#T_CH``, coreference): each chain element is a span labelled
   with the layer's short name (``CoreferenceLink``), features
   ``referenceType`` and ``referenceRelation``; the file-local chain ids are
   not kept (they do not compare across annotators).
-- **Relations** (``#T_RL``, e.g. dependencies) and slot targets are not
-  spans: their columns are checked for their count only and left out of the
-  sets (a relation joins two spans; compare those spans).
+- **Relations** (``#T_RL``, e.g. DKPro ``Dependency`` or a custom relation
+  layer: its feature columns, then the ``BT_<type>`` column naming the
+  governor) are left out unless ``relations=True``: a relation joins two
+  spans. One note counts those left out, naming their layers and the option
+  (``--reader-option relations=true``). Read, a relation is what the XMI
+  export of the same project holds (INCEpTION sets a relation's begin and end
+  to those of its dependent), so the TSV3 and XMI exports give the same spans.
+  **The rule:** a relation sits on the first token (or sub-token) of its
+  dependent; each stacking position of the layer's columns on that unit is one
+  relation. Its span is the dependent's: the ``BT_`` type's annotation whose
+  disambiguation id is ``T`` when the governor reference reads
+  ``SENT-TOK[S_T]`` with ``T > 0`` (a stacked or multi-token dependent), else
+  the unit the relation sits on (INCEpTION's reader resolves it alike). Its
+  label is the layer's short name (``Dependency``), its features the layer's
+  feature columns (``DependencyType``, ``flavor``; the governor is not kept).
+  A governor reference that is malformed, missing, or whose ``T`` names no
+  annotation is a located :class:`~spacy_anno_eval.errors.InputError`.
+  Slot targets are no spans: their columns are checked for their count only.
 - **Sets and documents.** A file holds one annotator's annotation of one
   document. ``<doc>__<user>.tsv``: document ``doc``, set ``user``; a file in
   INCEpTION's export layout ``annotation/<doc>/<user>.tsv`` (or in a
@@ -87,6 +103,8 @@ _FORMAT = re.compile(r"^#FORMAT=WebAnno TSV (\d+)\.(\d+)\s*$")
 _UNIT_ID = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
 _OFFSETS = re.compile(r"^(\d+)-(\d+)$")
 _CHAIN_LINK = re.compile(r"^(.*)->(\d+)-(\d+)$", re.DOTALL)
+_GOVERNOR = re.compile(r"^(\d+-\d+(?:\.\d+)?)(?:\[(\d+)_(\d+)\])?$")
+_BASE_TYPE = "BT_"
 _VALUE_ESCAPES = {"\\": "\\", "[": "[", "]": "]", "|": "|", "_": "_", ";": ";", "t": "\t", "n": "\n", "*": "*"}
 _TEXT_ESCAPES = {"t": "\t", "n": "\n", "f": "\f", "r": "\r", "b": "\b", "\\": "\\"}
 _JAVA_ESCAPES = {**_TEXT_ESCAPES, '"': '"', "'": "'"}
@@ -110,6 +128,20 @@ class _Ann:
     end: int
     line: int
     features: dict[str, Any] = field(default_factory=dict)
+    kept: bool = True  # False: a layer not asked for, parsed only to find the dependents of relations
+
+
+@dataclass
+class _Relation:
+    """A relation as the unit it sits on gives it: the dependent is that unit, or the annotation ``target_id``."""
+
+    layer: str
+    begin: int  # UTF-16, of the unit
+    end: int
+    line: int
+    features: dict[str, Any]
+    target_layer: str | None  # the BT_ type
+    target_id: int  # the dependent's disambiguation id; 0: the unit's own annotation
 
 
 def short_name(type_name: str) -> str:
@@ -230,9 +262,12 @@ def _int_id(info: str, raw: str, where_: str) -> int:
 class _FileReader:
     """Parses one TSV3 file into its rebuilt text, its tokens and its annotations (UTF-16 offsets)."""
 
-    def __init__(self, path: Path, doc_id: str, layers: set[str] | None) -> None:
+    def __init__(self, path: Path, doc_id: str, layers: set[str] | None, relations: bool = False) -> None:
         self.path, self.source, self.doc_id = path, str(path), doc_id
         self.layers_wanted = layers
+        self.read_relations = relations
+        self.relations: list[_Relation] = []
+        self.left_out: dict[str, int] = {}  # relations not read, per layer (short name)
         self.columns: list[_Column] = []
         self.declared: list[str] = []
         self.minor = 3
@@ -267,6 +302,7 @@ class _FileReader:
             self._header(lines[i], i + 1)
             i += 1
         self._body(lines, i)
+        self._resolve_relations()
 
     def _header(self, line: str, lineno: int) -> None:
         kind = line[3:5]
@@ -299,10 +335,16 @@ class _FileReader:
 
     def _body(self, lines: list[str], i: int) -> None:
         n_cols = len(self.columns)
-        # the columns of each wanted span/chain layer
+        # the columns of each wanted relation layer, and of each span/chain layer wanted, or (relations read)
+        # that may hold a relation's dependent: disambiguation ids are unique in the file, whatever the layer
+        relation_groups: dict[str, list[tuple[int, _Column]]] = {}
+        for k, col in enumerate(self.columns):
+            if col.kind == _RELATION and self._wanted(col.layer):
+                relation_groups.setdefault(col.layer, []).append((k, col))
+        targets = self.read_relations and bool(relation_groups)
         groups: dict[str, list[tuple[int, _Column]]] = {}
         for k, col in enumerate(self.columns):
-            if col.kind not in (_RELATION, _SLOT_TARGET) and self._wanted(col.layer):
+            if col.kind not in (_RELATION, _SLOT_TARGET) and (targets or self._wanted(col.layer)):
                 groups.setdefault(col.layer, []).append((k, col))
         state = "between"  # between | header | tokens
         text_lines: list[str] = []
@@ -351,6 +393,8 @@ class _FileReader:
             if not subtoken:
                 self.tokens.append((begin, end, fields[2], lineno))
             self._unit(fields, begin, end, lineno, groups)
+            if relation_groups:
+                self._relations(fields, begin, end, lineno, relation_groups)
         if state == "header":
             raise InputError(f"{self.where(len(lines))}: the file ends in a sentence header without tokens")
         if seen_token and self.pieces and self.pieces[-1].endswith("\n"):
@@ -398,7 +442,7 @@ class _FileReader:
                 key = keys.get(pos)
                 ann = self._by_id.get(key) if key is not None else None
                 if ann is None:
-                    ann = _Ann(layer, begin, end, lineno)
+                    ann = _Ann(layer, begin, end, lineno, kept=self._wanted(layer))
                     self.anns.append(ann)
                     if key is not None:
                         self._by_id[key] = ann
@@ -407,6 +451,58 @@ class _FileReader:
                 for col, value in values:
                     if col.kind in (_PRIMITIVE, _CHAIN_TYPE, _CHAIN_LINK_COL) and value != "*":
                         ann.features[col.feature] = unescape_value(value)
+
+    def _relations(self, fields: list[str], begin: int, end: int, lineno: int,
+                   groups: dict[str, list[tuple[int, _Column]]]) -> None:
+        """The relations on one unit (their dependent's first unit): one per stacking position of each layer's
+        columns, counted (left out) or kept with their features and the reference to their dependent."""
+        loc = self.where(lineno)
+        for layer, cols in groups.items():
+            features: dict[int, dict[str, Any]] = {}
+            governors: dict[int, str] = {}
+            target_layer = None
+            for k, col in cols:
+                base = col.feature is not None and col.feature.startswith(_BASE_TYPE)
+                if base:
+                    target_layer = col.feature[len(_BASE_TYPE):]
+                raw = fields[3 + k]
+                if raw == "_" or raw == "":
+                    continue
+                for pos, item in enumerate(_split_unescaped(raw, "|")):
+                    values = features.setdefault(pos, {})
+                    if base:
+                        governors[pos] = item
+                    elif col.feature is not None and item != "*":
+                        values[col.feature] = unescape_value(item)
+            if not self.read_relations:
+                if features:
+                    self.left_out[short_name(layer)] = self.left_out.get(short_name(layer), 0) + len(features)
+                continue
+            for pos in sorted(features):
+                governor = governors.get(pos)
+                m = _GOVERNOR.match(governor) if governor is not None else None
+                if m is None:
+                    got = "none" if governor is None else repr(governor)
+                    raise InputError(f"{loc}: a relation of {short_name(layer)} without a governor reference "
+                                     f"(SENT-TOK or SENT-TOK[S_T] in its {_BASE_TYPE} column), got {got}")
+                self.relations.append(_Relation(layer, begin, end, lineno, features[pos], target_layer,
+                                                int(m.group(3) or 0)))
+
+    def _resolve_relations(self) -> None:
+        """Each relation read becomes an annotation on its dependent's span (the module docstring's rule)."""
+        if not self.relations:
+            return
+        by_number = {key[1]: ann for key, ann in self._by_id.items() if len(key) == 2}
+        for rel in self.relations:
+            begin, end = rel.begin, rel.end
+            if rel.target_id > 0:
+                dependent = self._by_id.get((rel.target_layer, rel.target_id)) or by_number.get(rel.target_id)
+                if dependent is None:
+                    raise InputError(f"{self.where(rel.line)}: a relation of {short_name(rel.layer)} names its "
+                                     f"dependent [{rel.target_id}], but no annotation of the file has that "
+                                     f"disambiguation id; check the file")
+                begin, end = dependent.begin, dependent.end
+            self.anns.append(_Ann(rel.layer, begin, end, rel.line, rel.features))
 
     @property
     def text(self) -> str:
@@ -432,12 +528,16 @@ def _tsv3_files(p: Path) -> list[tuple[Path, str, str]]:
 
 
 def read_tsv3(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), features: Sequence[str] | None = None,
-              label_feature: str | None = None, layers: Sequence[str] | None = None, **options: Any) -> Corpus:
+              label_feature: str | None = None, layers: Sequence[str] | None = None, relations: bool = False,
+              **options: Any) -> Corpus:
     """Read a WebAnno / INCEpTION TSV 3 file, or a folder of them, into a :class:`Corpus` with one set per user.
 
-    ``layers`` keeps only the span/chain layers named (full or short names); ``label_feature`` names the feature
-    whose value is the label (``"value"`` for INCEpTION's named entities). See the module docstring.
+    ``layers`` keeps only the layers named (full or short names); ``label_feature`` names the feature whose value
+    is the label (``"value"`` for INCEpTION's named entities); ``relations=True`` reads each relation as the span
+    of its dependent (else they are left out, with a note counting them). See the module docstring.
     """
+    if not isinstance(relations, bool):
+        raise ConfigError(f"relations must be true or false, got {relations!r}")
     if layers is not None:
         if isinstance(layers, str) or not all(isinstance(x, str) and x for x in layers):
             raise ConfigError(f"layers must be a list of layer names, got {layers!r}")
@@ -446,15 +546,18 @@ def read_tsv3(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), 
     builder = MultiSetBuilder(str(p), features=features, label_feature=label_feature,
                               covered_field="the token form")
     declared: set[str] = set()
+    left_out: dict[str, int] = {}
     seen: dict[tuple[str, str], Path] = {}
     for f, doc_id, user in _tsv3_files(p):
         if (doc_id, user) in seen:
             raise InputError(f"{f}: a second file of user {user!r} for document {doc_id!r} (the first: "
                              f"{seen[doc_id, user]}); one file per user and document")
         seen[doc_id, user] = f
-        reader = _FileReader(f, doc_id, wanted)
+        reader = _FileReader(f, doc_id, wanted, relations)
         reader.read()
         declared.update(reader.declared)
+        for name, n in reader.left_out.items():
+            left_out[name] = left_out.get(name, 0) + n
         text = reader.text
         d = builder.document(doc_id, text, str(f))
         builder.cover(user, d)
@@ -463,6 +566,8 @@ def read_tsv3(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), 
             s, e = offsets.span(begin, end, str(f), doc_id, line)
             builder.covered_text.check(text, s, e, form, doc_id, line)
         for ann in reader.anns:
+            if not ann.kept:
+                continue
             s, e = offsets.span(ann.begin, ann.end, str(f), doc_id, ann.line)
             builder.add(user, d, s, e, short_name(ann.layer), ann.features, line=ann.line)
     if wanted is not None:
@@ -471,6 +576,10 @@ def read_tsv3(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), 
         if missing:
             raise ConfigError(f"{p}: no file declares the layer(s) {', '.join(missing)}; the layers: "
                               f"{', '.join(sorted(declared)) or 'none'}")
+    if left_out:
+        builder.note(f"{sum(left_out.values())} relation annotation(s) ({', '.join(sorted(left_out))}) left out; "
+                     f"--reader-option relations=true (Python: relations=True) reads each as the span of its "
+                     f"dependent")
     return builder.build(selectors)
 
 
