@@ -41,7 +41,10 @@ Choices:
   carry ``itsrdf:taAnnotatorsRef``, each annotator (the URI's local name, or
   the literal) is a set that covers the contexts it annotated, and
   annotations without one stay in ``default`` (which then covers only the
-  contexts it annotated).
+  contexts it annotated). An annotation with several ``taAnnotatorsRef``
+  values (two annotators who agreed on one annotation resource) is in each
+  annotator's set, feature ``taAnnotatorsRef`` naming them all; annotators
+  whose names share a local name are one set.
 
 rdflib is imported when a file is read; without it, a :class:`ConfigError`
 names ``pip install "spacy-anno-eval[nif]"``. A Turtle syntax error is an
@@ -214,9 +217,9 @@ def _read_file(f: Path, graph: Any, builder: MultiSetBuilder, unit: str, counts:
                              f"(or begin > end); check the file")
         anchor = _one(graph, string, NIF + "anchorOf", "nif:anchorOf", loc, required=False)
         for node in units:
-            label, feats, annotator = _annotation(graph, node, string, counts)
-            pending.append((annotator or DEFAULT_SET, d, begin, end, label, feats,
-                            None if anchor is None else str(anchor)))
+            label, feats, annotators = _annotation(graph, node, string, counts)
+            for annotator in annotators or [DEFAULT_SET]:
+                pending.append((annotator, d, begin, end, label, feats, None if anchor is None else str(anchor)))
     named = any(a != DEFAULT_SET for a, *_ in pending)
     if not named:
         for d, _, _ in docs.values():
@@ -235,8 +238,9 @@ def _annotated(graph: Any, node: Any) -> bool:
     return any(t in types for t in _ANNOTATED_TYPES)
 
 
-def _annotation(graph: Any, node: Any, string: Any, counts: dict[str, int]) -> tuple[str, dict[str, Any], str | None]:
-    """(label, features, annotator) of an annotated string or annotation unit."""
+def _annotation(graph: Any, node: Any, string: Any, counts: dict[str, int]) -> tuple[str, dict[str, Any], list[str]]:
+    """(label, features, annotators) of an annotated string or annotation unit: the set name of each of its
+    ``taAnnotatorsRef`` values (local names, in the order of the sorted values, each once; none: empty)."""
     from rdflib import URIRef
 
     def values(prop: str) -> list[str]:
@@ -260,10 +264,9 @@ def _annotation(graph: Any, node: Any, string: Any, counts: dict[str, int]) -> t
         except ValueError:
             feats["taConfidence"] = confidence[0]
     annotators = values("taAnnotatorsRef")
-    annotator = local_name(annotators[0]) if annotators else None
     if annotators:
         feats["taAnnotatorsRef"] = " ".join(annotators)
-    return (classes[0] if classes else ENTITY), feats, annotator
+    return (classes[0] if classes else ENTITY), feats, list(dict.fromkeys(local_name(a) for a in annotators))
 
 
 __all__ = ["DEFAULT_SET", "ENTITY", "local_name", "read_nif"]
