@@ -71,7 +71,8 @@ Where we differ from seqeval 1.2.2 (each tested in tests/metrics/test_seqeval_ap
   (:func:`~spacy_anno_eval.figures.check_beta`); seqeval gives F = NaN for a
   NaN β and a ``TypeError`` for a string.
 - A macro average over no type at all (neither side has an entity) is
-  ``zero_division`` with a warning; seqeval gives NaN (numpy's mean of nothing).
+  ``zero_division`` (with a warning under ``"warn"``); seqeval gives NaN
+  (numpy's mean of nothing).
 - ``output_dict=True`` holds Python ``float`` and ``int`` (seqeval: numpy
   scalars; they compare equal); the ``*_score`` functions return a ``float``
   for an average and a numpy array for ``average=None``, as seqeval.
@@ -80,6 +81,18 @@ Where we differ from seqeval 1.2.2 (each tested in tests/metrics/test_seqeval_ap
   want lists (``TypeError``). A flat list of tags is still a ``TypeError``.
 - ``sample_weight`` is accepted and, as in seqeval 1.2, does not change any
   figure (seqeval uses it only for ``average="samples"``, which it refuses).
+
+Where seqeval differs from the package's policy (:mod:`spacy_anno_eval.figures`), on purpose
+---------------------------------------------------------------------------------------------
+The figures are those of :func:`~spacy_anno_eval.figures.ratio` and
+:func:`~spacy_anno_eval.figures.fbeta` (``zero_division`` for a zero
+denominator, F = ``zero_division`` where P and R both are, F = 0 where
+P + R = 0: seqeval's values too). The warning keeps seqeval's rule, which is
+scikit-learn's: only ``zero_division="warn"`` warns (an explicit 0 or 1 is
+silent, where the package warns on every ``zero_division`` ratio), and only for
+the figures the function returns (``warn_for``). seqeval's callers filter and
+test on these warnings, so the difference stays
+(tests/metrics/test_seqeval_policy.py shows it).
 
 The module imports nothing heavy: numpy and the engine are imported on the
 first call.
@@ -414,37 +427,29 @@ def _sums(ev: Any, measure: str) -> tuple[Any, Any, Any, Any]:
 
 def _prfs(tp: Any, pred: Any, true: Any, *, average: Any, beta: float, zero_division: Any,
           warn_for: tuple[str, ...], undefined: list[str]) -> tuple[Any, Any, Any, Any]:
-    """seqeval's ``_precision_recall_fscore_support`` on summed counts; undefined ratios go to ``undefined``."""
+    """seqeval's ``_precision_recall_fscore_support`` on summed counts; undefined ratios go to ``undefined``.
+
+    The ratios are :func:`~spacy_anno_eval.figures.ratio` and F is :func:`~spacy_anno_eval.figures.fbeta`
+    with P and R undefined together marked: its value there is ``zero_division``, which is also what seqeval's
+    ``(1 + β²)·zd·zd / (β²·zd + zd)`` gives for zd 0 or 1, and 0 where P + R = 0, as seqeval. Only seqeval's
+    warning differs from the package's policy: see :func:`_undefined_names`.
+    """
     import numpy as np
+
+    from .figures import fbeta, ratio
 
     zd = _zd_value(zero_division)
     tp, pred, true = (np.asarray(a, dtype=np.int64) for a in (tp, pred, true))
     if average == "micro":
         tp, pred, true = (np.array([a.sum()]) for a in (tp, pred, true))
-
-    def divide(num: Any, den: Any, metric: str) -> Any:
-        mask = den == 0
-        out = num / np.where(mask, 1, den)
-        out[mask] = zd
-        if mask.any() and zero_division == "warn" and metric in warn_for:
-            undefined.append(metric)
-        return out
-
-    precision = divide(tp, pred, "precision")
-    recall = divide(tp, true, "recall")
-    if zero_division == "warn" and warn_for == ("f-score",) and (pred[true == 0] == 0).any():
-        undefined.append("f-score")
-    if np.isposinf(beta):
-        f = recall
-    else:
-        b2 = beta ** 2
-        denom = b2 * precision + recall
-        denom[denom == 0.0] = 1
-        f = (1 + b2) * precision * recall / denom
+    precision = ratio(tp, pred, zd)
+    recall = ratio(tp, true, zd)
+    f = fbeta(precision, recall, beta, undefined=(pred == 0) & (true == 0), zero_division=zd)
+    undefined += _undefined_names(pred, true, zero_division, warn_for)
     if average is None:
         return precision, recall, f, true
     if average == "weighted":
-        if true.sum() == 0:
+        if true.sum() == 0:  # scikit-learn's rule, which seqeval copies: P and F 0 once anything was predicted
             nothing = pred.sum() == 0
             return (zd if nothing else 0.0), zd, (zd if nothing else 0.0), int(true.sum())
         weights = true
@@ -456,6 +461,21 @@ def _prfs(tp: Any, pred: Any, true: Any, *, average: Any, beta: float, zero_divi
         return zd, zd, zd, 0
     return (float(np.average(precision, weights=weights)), float(np.average(recall, weights=weights)),
             float(np.average(f, weights=weights)), int(true.sum()))
+
+
+def _undefined_names(pred: Any, true: Any, zero_division: Any, warn_for: tuple[str, ...]) -> list[str]:
+    """The figures seqeval warns about: where the package's policy (:mod:`spacy_anno_eval.figures`) warns on every
+    ratio given ``zero_division``, seqeval (as scikit-learn) warns only under ``zero_division="warn"`` (an explicit
+    0 or 1 is the caller saying they know), and only for the figures of ``warn_for``: P with nothing predicted, R
+    with nothing true, and for F alone (``f1_score``) a type with neither. Kept so that seqeval's callers see the
+    warnings they expect (tests/metrics/test_seqeval_policy.py)."""
+    if zero_division != "warn":
+        return []
+    names = [metric for metric, den in (("precision", pred), ("recall", true))
+             if metric in warn_for and (den == 0).any()]
+    if warn_for == ("f-score",) and (pred[true == 0] == 0).any():
+        names.append("f-score")
+    return names
 
 
 def _figures(ev: Any, measure: str, *, average: Any, beta: float, zero_division: Any,

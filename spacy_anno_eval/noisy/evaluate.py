@@ -112,9 +112,13 @@ Beyond nerval
   continuation characters) none of whose aligned characters lies in a gold
   entity. POS = COR+PAR+INC+MIS, ACT = COR+PAR+INC+SPU,
   P = (COR + PAR/2) / ACT, R = (COR + PAR/2) / POS, F1; ``zero_division``
-  where a denominator is 0. COR, PAR, INC and MIS count under the gold type, SPU under the
+  where a denominator is 0 (:func:`~spacy_anno_eval.figures.ratio` and
+  :func:`~spacy_anno_eval.figures.fbeta`, through
+  :mod:`spacy_anno_eval.spans.measures`). COR, PAR, INC and MIS count under the gold type, SPU under the
   predicted type; ``all`` is the micro average (summed counts), ``macro`` the
-  mean of the per-type P, R and F over the types that have a row.
+  mean of the per-type P, R and F over the types that have a row
+  (``zero_division`` when no type has one). The warning names nerval's
+  figures only: a MUC ratio given ``zero_division`` is not named in it.
 - ``alignment``: per document ``{"gold_aligned", "pred_aligned"}``, or None
   when the aligned strings are longer than ``max_alignment_chars``.
 - spaCy Docs (:func:`evaluate_docs`) and the spaCy scorer
@@ -261,8 +265,8 @@ def _muc(rows: list[EntityMatch], spurious: dict[str, int], zero_division: float
         out.update({k: float(res[k][i]) for k in ("p", "r", "f")})
         return out
 
-    macro = ({k: float(np.mean(res[k][:-1])) for k in ("p", "r", "f")} if types
-             else dict.fromkeys(("p", "r", "f"), zero_division))
+    # the mean over the types; over no type a 0/0, so ``zero_division`` (the package's one rule)
+    macro = {k: float(ratio(np.sum(res[k][:-1]), len(types), zero_division)) for k in ("p", "r", "f")}
     return {"all": row(len(types)), "per_type": {t: row(i) for i, t in enumerate(types)}, "macro": macro}
 
 

@@ -82,8 +82,7 @@ def score_cats_agreement(examples: Iterable[Any], *, labels: Sequence[str] | Non
     """
     import warnings
 
-    from ..agreement.coefficients import DegenerateAgreementWarning
-    from ..errors import ConfigError
+    from ..errors import ConfigError, DegenerateAgreementWarning
     from ..figures import undefined
 
     labels, multi_label, threshold = check_settings(labels, multi_label, threshold)
