@@ -599,10 +599,10 @@ def read_xmi(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), f
                 raise InputError(f"{exc} ({a.element})") from None
     if counts["structural"]:
         builder.note(f"{counts['structural']} structural annotation(s) (tokens, sentences, document metadata) left "
-                     f"out; structural=True reads them")
+                     f"out; --reader-option structural=true (Python: structural=True) reads them")
     if counts["relations"]:
-        builder.note(f"{counts['relations']} relation annotation(s) (Governor/Dependent) left out; relations=True "
-                     f"reads them as spans")
+        builder.note(f"{counts['relations']} relation annotation(s) (Governor/Dependent) left out; --reader-option "
+                     f"relations=true (Python: relations=True) reads them as spans")
     if counts["other_views"]:
         builder.note(f"{counts['other_views']} annotation(s) of views other than {INITIAL_VIEW} left out")
     for state, n in sorted(uncovered.items()):
