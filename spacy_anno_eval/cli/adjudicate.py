@@ -7,7 +7,19 @@ from typing import Annotated
 
 import typer
 
-from .app import Encoding, Format, KeySet, LabelFeature, ResponseSet, Sep, app, reader_settings, warn_same_input
+from .app import (
+    Encoding,
+    Format,
+    KeySet,
+    LabelFeature,
+    ReaderOption,
+    ResponseSet,
+    Sep,
+    app,
+    reader_option_files,
+    reader_settings,
+    warn_same_input,
+)
 
 
 @app.command()
@@ -28,6 +40,7 @@ def adjudicate(
     encoding: Encoding = None,
     sep: Sep = None,
     label_feature: LabelFeature = None,
+    reader_option: ReaderOption = None,
     undecided: Annotated[Path | None, typer.Option("--undecided", help="Also write the rows still undecided "
                                                                        "to this JSONL file, in the --choices "
                                                                        "format, for a person to fill in (keep a "
@@ -38,13 +51,14 @@ def adjudicate(
     from ..files import check_outputs
 
     # before any work: never over an input
-    to_stdout = check_outputs([key, response, choices], [out, undecided])
+    to_stdout = check_outputs([key, response, choices, *reader_option_files(reader_option)], [out, undecided])
     warn_same_input(key, response, key_set, response_set)
     from ..workflows.adjudicate import adjudicate_files
 
     summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,
                                target=target, fmt=fmt, accept_agreed=agreed,
-                               reader_options=reader_settings(encoding, sep, label_feature), undecided_path=undecided)
+                               reader_options=reader_settings(encoding, sep, label_feature, reader_option),
+                               undecided_path=undecided)
     typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
                f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
                f"{summary['unresolved']} rows left undecided"

@@ -17,9 +17,11 @@ from .app import (
     KeySet,
     LabelFeature,
     Quiet,
+    ReaderOption,
     ResponseSet,
     Sep,
     app,
+    reader_option_files,
     reader_settings,
     warn_same_input,
 )
@@ -64,13 +66,15 @@ def align(
     encoding: Encoding = None,
     sep: Sep = None,
     label_feature: LabelFeature = None,
+    reader_option: ReaderOption = None,
     quiet: Quiet = False,
 ) -> None:
     """ANNALIST alignment and scoring: by offsets, section or order; greedy or DP; split/merge policies."""
     from ..files import check_outputs
     from .alignment_report import report_files
 
-    check_outputs([key, response], report_files(report), folders=[report])  # before any work
+    inputs = [key, response, *reader_option_files(reader_option)]
+    check_outputs(inputs, report_files(report), folders=[report])  # before any work
     warn_same_input(key, response, key_set, response_set)
     from ..annalist.align import MERGE_REST, SPLIT_REST, Settings, align_mentions, parse_policy, scores
     from ..annalist.mentions import read_mention_pair
@@ -86,7 +90,7 @@ def align(
                         split=parse_policy(split, SPLIT_REST, "split"), merge=parse_policy(merge, MERGE_REST, "merge"),
                         anchor_text=anchor_text, dp_objective=dp_objective)
     keys, resps, texts = read_mention_pair(key, response, key_set, response_set, fmt, section, level,
-                                           **reader_settings(encoding, sep, label_feature))
+                                           **reader_settings(encoding, sep, label_feature, reader_option))
     decisions = align_mentions(keys, resps, settings, texts)
     result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
                            "split": split, "merge": merge, "anchor_text": anchor_text,

@@ -292,11 +292,72 @@ def check_sep(value: str | None) -> str | None:
     return value
 
 
-def reader_settings(encoding: str | None, sep: str | None, label_feature: str | None = None) -> dict[str, str]:
-    """The reader options of ``--encoding`` / ``--sep`` / ``--label-feature``: only those given (a reader that
-    takes none of them still reads the file; one given to a reader that does not take it is refused by name)."""
-    return {k: v for k, v in (("encoding", encoding), ("sep", sep), ("label_feature", label_feature))
-            if v is not None}
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_reader_options(values: Sequence[str] | None) -> dict[str, Any]:
+    """``--reader-option NAME=VALUE`` (``-O``, repeatable) as reader options, ``{NAME: value}``.
+
+    The rule for VALUE: ``true`` / ``false`` (any case) is a boolean; an integer (digits, an optional sign) is an
+    ``int``; anything else is the string as typed (``typesystem=TypeSystem.xml``, ``unit=utf16``; an empty VALUE
+    is the empty string). NAME is the reader's parameter (``relations``, ``structural``, ``typesystem``, ...); a
+    ``-`` in it reads as ``_``. Raise :class:`ConfigError` for a value without ``=``, a NAME that is no Python
+    identifier, or a NAME given twice. Which reader takes which NAME is checked where the inputs are read
+    (:func:`spacy_anno_eval.io.split_options`: an option no input's reader takes is refused, naming those they
+    take)."""
+    out: dict[str, Any] = {}
+    for raw in values or ():
+        name, eq, text = raw.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq or not name.isidentifier():
+            raise ConfigError(f"--reader-option {raw!r}: give NAME=VALUE, as in --reader-option relations=true "
+                              f"(the reader's option NAME, and its VALUE: true/false, an integer or a string)")
+        if name in out:
+            raise ConfigError(f"--reader-option {name} is given twice ({name}={out[name]!r} and {raw!r}); give it "
+                              f"once")
+        if text.lower() in ("true", "false"):
+            out[name] = text.lower() == "true"
+        elif _INTEGER.fullmatch(text):
+            out[name] = int(text)
+        else:
+            out[name] = text
+    return out
+
+
+def check_reader_options(values: list[str] | None) -> list[str] | None:
+    """``--reader-option``: each value checked for its form as the option is parsed, before any work
+    (:func:`parse_reader_options`); the values themselves are kept as typed."""
+    parse_reader_options(values)
+    return values
+
+
+def reader_option_files(reader_option: Sequence[str] | None) -> list[str]:
+    """The ``--reader-option`` values that name an existing file (``typesystem=TypeSystem.xml``): inputs of the
+    command too, so that no output is written over them (:func:`spacy_anno_eval.files.check_outputs`)."""
+    import os
+
+    return [v for v in parse_reader_options(reader_option).values() if isinstance(v, str) and v and os.path.isfile(v)]
+
+
+def reader_settings(encoding: str | None, sep: str | None, label_feature: str | None = None,
+                    reader_option: Sequence[str] | None = None, *,
+                    given: dict[str, tuple[str, Any]] | None = None) -> dict[str, Any]:
+    """The reader options of ``--encoding`` / ``--sep`` / ``--label-feature`` and ``--reader-option NAME=VALUE``
+    (:func:`parse_reader_options`): only those given (a reader that takes none of them still reads the file; one
+    given to a reader that does not take it is refused by name when the file is read).
+
+    ``given``: the reader options that other options of the command set, ``{name: (option, value)}`` (score's
+    ``--scheme``: ``{"scheme": ("--scheme", "IOB2")}``), merged in too. A ``--reader-option`` that names an
+    option one of these also sets (``-O encoding=latin-1`` beside ``--encoding``) raises :class:`ConfigError`."""
+    dedicated: dict[str, tuple[str, Any]] = {"encoding": ("--encoding", encoding), "sep": ("--sep", sep),
+                                             "label_feature": ("--label-feature", label_feature), **(given or {})}
+    out = {name: value for name, (_, value) in dedicated.items() if value is not None}
+    for name, value in parse_reader_options(reader_option).items():
+        if name in out:
+            raise ConfigError(f"--reader-option {name}={value!r} and {dedicated[name][0]} both set the reader "
+                              f"option {name!r}; give one of them")
+        out[name] = value
+    return out
 
 
 # -- the choices (typer checks them; tests/cli/test_options.py checks they match the families' own lists) ----------
@@ -375,6 +436,12 @@ Encoding = Annotated[str | None, typer.Option("--encoding", callback=check_encod
 Sep = Annotated[str | None, typer.Option("--sep", callback=check_sep,
                                          help="Column delimiter of the input: CSV (default ',') or CoNLL (default "
                                               "any whitespace); 'tab' or '\\t' for a tab.")]
+ReaderOption = Annotated[list[str] | None, typer.Option(
+    "--reader-option", "-O", metavar="NAME=VALUE", callback=check_reader_options,
+    help="An option of the input's reader, NAME=VALUE (repeat it for more): relations=true (XMI, TSV3: read "
+         "relations as the span of their dependent), structural=true (XMI: tokens, sentences, metadata), "
+         "typesystem=PATH (XMI), unit=utf16 (NIF), ... VALUE true/false is a boolean, an integer a number, "
+         "anything else a string. An option no input's reader takes is refused, naming those it takes.")]
 
 
 def bdm_credit(bdm: Path | None, feature: str | None, features: Sequence[str] | None = None) -> Any:

@@ -25,6 +25,7 @@ from .app import (
     Measures,
     PairingOpt,
     Quiet,
+    ReaderOption,
     ResponseCorpus,
     ResponseSet,
     Sep,
@@ -33,6 +34,7 @@ from .app import (
     app,
     bdm_credit,
     check_list,
+    reader_option_files,
     reader_settings,
     split,
     warn_same_input,
@@ -69,13 +71,15 @@ def qa(
     encoding: Encoding = None,
     sep: Sep = None,
     label_feature: LabelFeature = None,
+    reader_option: ReaderOption = None,
     quiet: Quiet = False,
 ) -> None:
     """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff (--html), as
     HTML, Markdown and JSON."""
     from ..files import check_outputs
 
-    quiet = check_outputs([key, response, bdm], [json_out, md_out, html_out]) or quiet  # before any work
+    inputs = [key, response, bdm, *reader_option_files(reader_option)]
+    quiet = check_outputs(inputs, [json_out, md_out, html_out]) or quiet  # before any work
     warn_same_input(key, response, key_set, response_set)
     from ..figures import MEASURES
     from ..workflows.qa import run_qa
@@ -93,7 +97,7 @@ def qa(
         max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
         key_set=key_set, response_set=response_set, types=split(types), features=split(features), beta=beta,
         pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)),
-        reader_options=reader_settings(encoding, sep, label_feature))
+        reader_options=reader_settings(encoding, sep, label_feature, reader_option))
     if not quiet:
         from ..report.terminal import print_classification, print_report
 

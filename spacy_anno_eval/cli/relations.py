@@ -15,9 +15,11 @@ from .app import (
     KeyCorpus,
     KeySet,
     Quiet,
+    ReaderOption,
     ResponseSet,
     Sep,
     app,
+    reader_option_files,
     reader_settings,
     warn_same_input,
 )
@@ -43,20 +45,22 @@ def relations(
     report: AlignmentReport = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    reader_option: ReaderOption = None,
     quiet: Quiet = False,
 ) -> None:
     """ANNALIST relation scoring: entities aligned by offsets, relations strict or lenient, unscored relations."""
     from ..files import check_outputs
     from .alignment_report import report_files
 
-    check_outputs([key, response], report_files(report), folders=[report])  # before any work
+    inputs = [key, response, *reader_option_files(reader_option)]
+    check_outputs(inputs, report_files(report), folders=[report])  # before any work
     warn_same_input(key, response, key_set, response_set)
     from ..annalist.relations import EntityAlignment, score_relations
     from ..annalist.relations_reader import read_relations
     from ..spans.engine import evaluate
 
     ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, fmt=fmt,
-                  reader_options=reader_settings(encoding, sep))
+                  reader_options=reader_settings(encoding, sep, reader_option=reader_option))
     entities = EntityAlignment.from_rows(ev.diff_rows())
     result = score_relations(read_relations(key, encoding=encoding or "utf-8"),
                              read_relations(response, encoding=encoding or "utf-8"), entities, alignment=alignment,

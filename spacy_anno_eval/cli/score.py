@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
 
@@ -21,6 +21,7 @@ from .app import (
     LabelFeature,
     PairingOpt,
     Quiet,
+    ReaderOption,
     ResponseCorpus,
     ResponseSet,
     Sep,
@@ -28,6 +29,7 @@ from .app import (
     Types,
     app,
     bdm_credit,
+    reader_option_files,
     reader_settings,
     split,
     warn_same_input,
@@ -67,6 +69,7 @@ def score(
     encoding: Encoding = None,
     sep: Sep = None,
     label_feature: LabelFeature = None,
+    reader_option: ReaderOption = None,
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document rows in the "
                                                                          "JSON.")] = True,
@@ -77,17 +80,18 @@ def score(
     BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
     from ..files import check_outputs
 
-    quiet = check_outputs([key, response, bdm], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    inputs = [key, response, bdm, *reader_option_files(reader_option)]
+    quiet = check_outputs(inputs, [json_out]) or quiet  # before any work; JSON on stdout: no table
     warn_same_input(key, response, key_set, response_set)
     from ..report.json import write_json
     from ..spans.engine import evaluate
 
     streamed = bool(shards or dask or chunk_docs)
-    options: dict[str, Any] = {"scheme": scheme, "strict": strict_scheme} if scheme != "auto" or strict_scheme \
-        else {}
+    options = {name: given for name, given, asked in (("scheme", ("--scheme", scheme), scheme != "auto"),
+                                                      ("strict", ("--strict-scheme", True), strict_scheme)) if asked}
     settings = dict(key_set=key_set, response_set=response_set, types=split(types), features=split(features),
                     beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
-                    reader_options={**options, **reader_settings(encoding, sep, label_feature)},
+                    reader_options=reader_settings(encoding, sep, label_feature, reader_option, given=options),
                     credit=bdm_credit(bdm, bdm_feature, split(features)), fp_per=fp_per.lower())
     if streamed:
         from ..workflows.stream import score_shards
