@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
 
@@ -89,29 +89,29 @@ def gamma(
     documents = continuum.documents
     unitizing = unitizing_2016 = None
     if ualpha:  # before the random continua: the extent is checked against the units here
-        from ..errors import InputError
         from ..gamma.unitizing import unitizing_alpha, unitizing_alpha_2016
 
         bounds = given_extent if given_extent is not None else (
             tuple(documents["extent"]) if documents is not None and len(continuum) else None)
         unitizing = unitizing_alpha(continuum, extent=bounds, source=str(source))
-        try:
-            unitizing_2016 = unitizing_alpha_2016(continuum, extent=bounds, source=str(source)).to_dict()
-        except InputError as err:  # overlapping units of one annotator: the 2004 form still applies
-            unitizing_2016 = {"measure": "krippendorff2016_u_alpha", "value": None, "warnings": [str(err)]}
+        # overlapping units of one annotator leave the 2016 form undefined: the 2004 form still applies
+        unitizing_2016 = unitizing_alpha_2016(continuum, extent=bounds, source=str(source), on_overlap="undefined")
     result = gamma_with(continuum, settings, progress=not quiet, scheduler=dask)
     if json_out is not None:
         out = result.to_dict()
         if unitizing is not None:
             out["unitizing_alpha"] = unitizing.to_dict()
-            out["unitizing_alpha_2016"] = unitizing_2016
+            out["unitizing_alpha_2016"] = unitizing_2016.to_dict()
         write_json(out, json_out)
     if not quiet:
-        _print_gamma(result)
+        from ..report import gamma_terminal
+
+        _echo(gamma_terminal.gamma_lines(result))
+        _echo(gamma_terminal.gamma_warning_lines(result), err=True)
         if unitizing is not None:
-            _print_unitizing(unitizing, unitizing_2016)
+            _echo(gamma_terminal.unitizing_lines(unitizing, unitizing_2016))
         if documents is not None:
-            _print_documents(documents)
+            _echo(gamma_terminal.documents_lines(documents))
     if documents is not None and sets is None and not asked_quiet:  # once done, never under -q
         typer.echo(f"note: comparing the annotator sets {', '.join(documents['sets'])} (all the file holds; "
                    f"choose with --sets)", err=True)
@@ -135,63 +135,6 @@ def _extent(text: str) -> tuple[float, float]:
     return begin, end
 
 
-def _print_unitizing(result: Any, result_2016: dict[str, Any] | None = None) -> None:
-    """uα and its per-category values, one line each (80 columns); then the 2016 uα."""
-    def num(v: float | None) -> str:
-        return "NA" if v is None else f"{v:.4f}"
-
-    typer.echo(f"u-alpha    {num(result.value)}  (Krippendorff 2004; observed {num(result.observed)}, expected "
-               f"{num(result.expected)})")
-    cats = [f"{c} {num(v['value'])}" for c, v in result.per_category.items()]
-    line = "u-alpha-c  "
-    for item in cats:
-        if len(line) + len(item) + 2 > 80 and line.strip() != "u-alpha-c":
-            typer.echo(line.rstrip(", "))
-            line = "           "
-        line += item + ", "
-    if cats:
-        typer.echo(line.rstrip(", "))
-    if result_2016 is not None:
-        why = "" if result_2016["value"] is not None else \
-            "  (units of one annotator overlap)" if result_2016["warnings"] and "overlaps" in \
-            result_2016["warnings"][0] else "  (undefined)"
-        typer.echo(f"u-alpha-16 {num(result_2016['value'])}  (Krippendorff et al. 2016){why}")
-
-
-def _print_gamma(result: Any) -> None:
-    def num(v: float | None) -> str:
-        return "NA" if v is None else f"{v:.4f}"
-
-    ci = result.ci
-    typer.echo(f"gamma      {num(result.gamma)}  [{num(ci['low'])}, {num(ci['high'])}] "
-               f"({100 * ci['confidence']:.0f} %, {result.n_samples} samples)")
-    typer.echo(f"gamma-cat  {num(result.gamma_cat)}")
-    typer.echo("gamma-k    " + ", ".join(f"{k} {num(v)}" for k, v in result.gamma_k.items()))
-    typer.echo(f"disorder   observed {result.observed_disorder:.6f}, expected {result.expected_disorder:.6f}; "
-               f"{result.n_unitary_alignments} unitary alignments")
-    for w in result.warnings:
-        typer.echo(f"warning: {w}", err=True)
-
-
-def _print_documents(documents: dict[str, Any]) -> None:
-    """How many documents γ compared, and those left out (or counted as empty) with the sets that have no record
-    of them, wrapped to 80 columns; at most five named, the rest counted (all in the JSON)."""
-    import textwrap
-
-    n, compared = documents["n_documents"], documents["n_compared"]
-    typer.echo(f"documents  {compared} of {n} compared")
-    missing = documents["not_covered"]
-    if not missing:
-        return
-    if documents["missing_as_empty"]:
-        head = f"{len(missing)} not covered by every set, counted as empty (--missing-as-empty):"
-    else:
-        head = f"{len(missing)} left out, not covered by every set (--missing-as-empty counts them):"
-    for line in textwrap.wrap(head, 78):
-        typer.echo(f"  {line}")
-    for entry in missing[:5]:
-        text = f"{entry['doc']}: no record of {', '.join(entry['sets'])}"
-        for line in textwrap.wrap(text, 76, subsequent_indent="  ", break_on_hyphens=False):
-            typer.echo(f"    {line}")
-    if len(missing) > 5:
-        typer.echo(f"    and {len(missing) - 5} more (every one in the JSON: documents.not_covered)")
+def _echo(lines: list[str], err: bool = False) -> None:
+    for line in lines:
+        typer.echo(line, err=err)

@@ -91,7 +91,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -322,24 +322,44 @@ def unitizing_alpha(continuum: Continuum, *, extent: tuple[float, float] | None 
 
 GAP = "(gap)"
 
+#: why a 2016 uα is ``None`` (:attr:`UnitizingAlpha2016Result.undefined_because`): units of one annotator overlap
+#: (asked for with ``on_overlap="undefined"``), fewer than two annotators, no units, expected disagreement 0
+UNDEFINED_2016 = ("overlap", "annotators", "no units", "expected disagreement 0")
+
 
 @dataclass
 class UnitizingAlpha2016Result:
     """Krippendorff et al.'s (2016) uα (see the module docstring): ``value`` (``None`` when undefined), the
     observed and expected disagreement ``l.. − Σ o_cc`` and ``l.. − Σ e_cc``, the diagonal coincidences per
-    value (the gap as ``"(gap)"``), ``total`` = l.., the extent and the annotators."""
+    value (the gap as ``"(gap)"``), ``total`` = l.., the extent and the annotators.
+
+    ``undefined_because``: ``None`` when ``value`` is a number, else one of :data:`UNDEFINED_2016`, and
+    ``warnings`` says it in words. Under ``"overlap"`` nothing was computed: the figures are ``None`` and
+    :meth:`to_dict` holds the measure, the value and the warnings only.
+    """
 
     value: float | None
-    observed: float
-    expected: float
+    observed: float | None
+    expected: float | None
     coincidences: dict[str, float]
     expected_coincidences: dict[str, float]
-    total: float
+    total: float | None
     extent: tuple[float, float] | None
     annotators: list[str]
     warnings: list[str] = field(default_factory=list)
+    undefined_because: str | None = None
+
+    @classmethod
+    def overlapping(cls, message: str, extent: tuple[float, float] | None,
+                    annotators: list[str]) -> UnitizingAlpha2016Result:
+        """The result when units of one annotator overlap: no figure, ``message`` (the error's) as its warning."""
+        return cls(None, None, None, {}, {}, None, extent, list(annotators), [message], undefined_because="overlap")
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures (no NaN, no infinity); under ``"overlap"`` the measure, ``value`` null and the
+        warnings only."""
+        if self.undefined_because == "overlap":
+            return json_safe({"measure": "krippendorff2016_u_alpha", "value": None, "warnings": list(self.warnings)})
         return json_safe({"measure": "krippendorff2016_u_alpha", "value": self.value,
                           "observed_disagreement": self.observed, "expected_disagreement": self.expected,
                           "coincidences": dict(self.coincidences),
@@ -372,9 +392,18 @@ def _segments(continuum: Continuum, a: int, begin: float, end: float, source: st
 
 
 def unitizing_alpha_2016(continuum: Continuum, *, extent: tuple[float, float] | None = None,
-                         source: str = "") -> UnitizingAlpha2016Result:
+                         source: str = "", on_overlap: Literal["raise", "undefined"] = "raise"
+                         ) -> UnitizingAlpha2016Result:
     """Krippendorff et al.'s (2016) uα of ``continuum``; see the module docstring. ``extent`` as for
     :func:`unitizing_alpha`.
+
+    Raises :class:`InputError` as :func:`unitizing_alpha` does, and when two units of one annotator overlap
+    (in any categories): the 2016 form needs one value per position and annotator. With
+    ``on_overlap="undefined"`` that case is a result instead, ``value`` None, ``undefined_because="overlap"``
+    and the error's message as its warning (no warning is issued: the caller asked for the result; the 2004
+    form, which takes categories one at a time, still applies). Other undefined values (fewer than two
+    annotators, no units, expected disagreement 0) warn with
+    :class:`~spacy_anno_eval.errors.UndefinedFigureWarning` and say why in ``undefined_because``.
 
     >>> from spacy_anno_eval.gamma.continuum import Continuum
     >>> units = [("0", 1, 9, "A"), ("1", 2, 3, "A"), ("1", 4, 5, "A"), ("1", 6, 7, "A")]
@@ -385,17 +414,26 @@ def unitizing_alpha_2016(continuum: Continuum, *, extent: tuple[float, float] | 
     if not isinstance(continuum, Continuum):
         raise ConfigError(f"unitizing_alpha_2016 takes a Continuum (spacy_anno_eval.gamma.readers reads one), got "
                           f"{type(continuum).__name__}")
+    if on_overlap not in ("raise", "undefined"):
+        raise ConfigError(f"on_overlap must be 'raise' or 'undefined', got {on_overlap!r}")
     check_offsets(continuum, source)
     _check_units(continuum, source)
     bounds = _check_extent(continuum, extent, source)
     m = continuum.n_annotators
-    why = "fewer than two annotators" if m < 2 else "no units" if bounds is None or not len(continuum) else ""
-    if why:
+    because = "annotators" if m < 2 else "no units" if bounds is None or not len(continuum) else None
+    if because is not None:
+        why = "fewer than two annotators" if because == "annotators" else because
         figures.undefined("uα (2016)", why, stacklevel=2)
         return UnitizingAlpha2016Result(None, 0.0, 0.0, {}, {}, 0.0, bounds, list(continuum.annotators),
-                                        [f"uα (2016) is undefined ({why}); reported as None (null in JSON)"])
+                                        [f"uα (2016) is undefined ({why}); reported as None (null in JSON)"],
+                                        undefined_because=because)
     begin, end = bounds
-    segments = [_segments(continuum, a, begin, end, source) for a in range(m)]
+    try:
+        segments = [_segments(continuum, a, begin, end, source) for a in range(m)]
+    except InputError as err:  # _segments' one error: units of one annotator overlap
+        if on_overlap == "raise":
+            raise
+        return UnitizingAlpha2016Result.overlapping(str(err), bounds, list(continuum.annotators))
     cuts = sorted({x for segs in segments for s, e, _ in segs for x in (s, e)})
     values: dict[int, int] = {}  # category code (-1 gap) -> row
     for segs in segments:
@@ -434,8 +472,9 @@ def unitizing_alpha_2016(continuum: Continuum, *, extent: tuple[float, float] | 
     order = sorted(range(k), key=lambda r: name[r])
     return UnitizingAlpha2016Result(value, d_o, d_e, {name[r]: float(observed[r, r]) for r in order},
                                     {name[r]: float(expected_diag[r]) for r in order}, total, bounds,
-                                    list(continuum.annotators), messages)
+                                    list(continuum.annotators), messages,
+                                    undefined_because=None if value is not None else "expected disagreement 0")
 
 
-__all__ = ["GAP", "UnitizingAlpha2016Result", "UnitizingAlphaResult", "unitizing_alpha", "unitizing_alpha_2016",
-           "unitizing_distance"]
+__all__ = ["GAP", "UNDEFINED_2016", "UnitizingAlpha2016Result", "UnitizingAlphaResult", "unitizing_alpha",
+           "unitizing_alpha_2016", "unitizing_distance"]
