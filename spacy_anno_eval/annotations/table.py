@@ -15,7 +15,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,7 +168,9 @@ class Corpus:
     that builds texts lazily avoid it: two documents whose fingerprints are
     equal have equal texts; unequal fingerprints prove nothing, and the texts
     are then compared. ``text_lengths`` (optional) gives each text's length
-    without building it.
+    without building it. :attr:`cats` holds the document categories of the sets that carry them (document
+    classification: doccano's ``label`` lists, Label Studio's ``choices``, Prodigy's textcat and choice answers,
+    INCEpTION's document metadata, spaCy's ``doc.cats``), beside their spans.
     """
 
     doc_ids: list[str]
@@ -199,6 +201,15 @@ class Corpus:
     #: file's order: what ``iaa``, ``gamma`` and ``agreement`` compare when no ``--sets`` are given; ``None``
     #: when the format does not say
     annotator_sets: list[str] | None = None
+    #: the document categories (spaCy's ``doc.cats``) of the sets that carry them, keyed by the same selectors as
+    #: :attr:`sets` (``spans:alice``; ``ents`` and ``spans`` too where they alias a file's one set), so that
+    #: :attr:`coverage`, :attr:`annotator_sets` and ``--sets`` apply to them unchanged. Per document: ``{label:
+    #: value}`` in ``doc.cats``'s layout (1.0 for every label the annotator chose, several for a multi-label
+    #: answer; 0.0 for a label the format says was offered and not chosen, or rejected; a model's scores as they
+    #: are), ``{}`` where the set covers the document and gave it no category, ``None`` where the set does not
+    #: cover it (:meth:`covered` is ``False`` there). A set without any category is not in the dict; ``None``:
+    #: no set carries categories (:meth:`doc_cats`, :meth:`cats_sets`)
+    cats: dict[str, list[dict[str, float] | None]] | None = None
 
     def covered(self, name: str) -> np.ndarray:
         """Whether set ``name`` covers each document (:attr:`coverage`; all ``True`` when not recorded)."""
@@ -213,6 +224,15 @@ class Corpus:
         if self.annotator_sets is not None:
             return list(self.annotator_sets)
         return [s for s in (self.found_sets or ()) if s.startswith("spans:")]
+
+    def doc_cats(self, name: str) -> list[dict[str, float] | None] | None:
+        """The categories set ``name`` gives each document (:attr:`cats`: ``{label: value}``, ``{}``, or ``None``
+        where the set does not cover the document); ``None`` when the set carries no category."""
+        return None if not self.cats else self.cats.get(name)
+
+    def cats_sets(self) -> list[str]:
+        """The selectors of the sets that carry document categories (:attr:`cats`), in the corpus's order."""
+        return list(self.cats or ())
 
     def lengths(self) -> np.ndarray:
         """Character length of every document's text."""
@@ -232,9 +252,10 @@ class Corpus:
         lengths = None if self.text_lengths is None else self.text_lengths[a:b]
         given = None if self.given_ids is None else self.given_ids[a:b]
         coverage = None if self.coverage is None else {k: v[a:b] for k, v in self.coverage.items()}
+        cats = None if self.cats is None else {k: v[a:b] for k, v in self.cats.items()}
         return Corpus(self.doc_ids[a:b], _TextWindow(self.texts, a, b), sets, self.source, fingerprints, lengths,
                       given, self.found_sets, self.found_features, part=True, coverage=coverage,
-                      annotator_sets=self.annotator_sets)
+                      annotator_sets=self.annotator_sets, cats=cats)
 
     def get_set(self, name: str) -> SpanTable:
         """The annotation set ``name``; an empty table when the corpus has none of it.
@@ -263,6 +284,39 @@ class Corpus:
             raise InputError(
                 f"{self.source or what}: no document has the annotation set {missing[0]!r}; "
                 f"the sets are: {', '.join(self.found_sets) or 'none'}")
+
+
+#: a document category counts as chosen at this value or above (spaCy's ``Scorer.score_cats`` threshold); the
+#: annotation tools' exports give 1.0 (chosen) and 0.0 (offered, not chosen)
+CHOSEN = 0.5
+
+
+def chosen_labels(cats: Mapping[str, float] | None) -> list[str]:
+    """The labels of a document's categories that are chosen (value >= :data:`CHOSEN`), sorted; ``[]`` for
+    ``None`` or ``{}``.
+
+    >>> chosen_labels({"POS": 1.0, "NEG": 0.0, "NEU": 0.5})
+    ['NEU', 'POS']
+    """
+    return sorted(label for label, value in (cats or {}).items() if value >= CHOSEN)
+
+
+def cats_value(value: Any, loc: str) -> dict[str, float]:
+    """A document's categories as a file gives them (spaCy's ``doc.cats``, a JSONL record's ``"cats"``): a
+    mapping of non-empty string labels to numbers, as ``{label: float}``. Raise :class:`InputError` at ``loc``
+    for anything else (a value that is not a finite number, ``NaN`` read as null included)."""
+    if not isinstance(value, Mapping):
+        raise InputError(f"{loc}: \"cats\" must map each category label to a number, as spaCy's doc.cats "
+                         f"({{\"POSITIVE\": 1.0}}), got {type(value).__name__}")
+    out: dict[str, float] = {}
+    for label, v in value.items():
+        if not isinstance(label, str) or not label:
+            raise InputError(f"{loc}: a category label must be a non-empty string, got {label!r}")
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not np.isfinite(v):
+            raise InputError(f"{loc}: the category {label!r} has the value {v!r}; a category's value is a finite "
+                             f"number (1.0 chosen, 0.0 not)")
+        out[label] = float(v)
+    return out
 
 
 class _TextWindow(Sequence[str]):

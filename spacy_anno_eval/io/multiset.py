@@ -32,6 +32,17 @@ Rules every such reader shares, written once here:
   annotation covers its document. A document a set does not cover (never
   opened, skipped, cancelled) is recorded in :attr:`Corpus.coverage`, so
   that agreement leaves it out of that annotator's pairs.
+- **Document categories** (document classification: doccano's ``label``
+  lists, Label Studio's ``choices``, Prodigy's textcat and choice answers,
+  INCEpTION's document metadata, GATE Teamware's answers):
+  :meth:`MultiSetBuilder.categorise` gives a set's document a label with a
+  value, as spaCy's ``doc.cats`` holds it (1.0 chosen; 0.0 offered and not
+  chosen, or rejected); it covers the document as an annotation does. The
+  corpus carries them in :attr:`Corpus.cats` under the set's selectors
+  (``spans:NAME``, and ``ents``/``spans`` for a lone set): ``{label: value}``
+  where the set covers the document (``{}`` when it gave no category),
+  ``None`` where it does not. A label given twice for one document keeps the
+  larger value (chosen wins over offered).
 """
 
 from __future__ import annotations
@@ -109,6 +120,7 @@ class MultiSetBuilder:
         self._annotator: dict[str, bool] = {}
         self._covered: dict[str, set[int]] = {}
         self._found_features: set[str] = set()
+        self._cats: dict[str, dict[int, dict[str, float]]] = {}
         self._zero_length = 0
         self._without_label_feature = 0
         self._with_label_feature = 0
@@ -189,6 +201,25 @@ class MultiSetBuilder:
             kept = dict(feats) if self._all else {k: v for k, v in feats.items() if k in self._wanted}
         self._sets[set_name].add(doc, start, end, label, kept)
 
+    def categorise(self, set_name: str, doc: int, label: Any, value: float = 1.0, *,
+                   annotator: bool = True, loc: str | None = None) -> None:
+        """Give document ``doc`` the category ``label`` in set ``set_name`` with ``value`` (spaCy's ``doc.cats``:
+        1.0 chosen, 0.0 offered and not chosen, or rejected); covers the document. A label given twice keeps
+        the larger value. Raise :class:`InputError` at ``loc`` (default: the document) for a label that is not a
+        non-empty string or a number (a number is its text: doccano's label ids), or a value that is no finite
+        number."""
+        self.cover(set_name, doc, annotator)
+        here = loc or where(self.source, self.doc_ids[doc])
+        if isinstance(label, int) and not isinstance(label, bool):
+            label = str(label)
+        if not isinstance(label, str) or not label:
+            raise InputError(f"{here}: a document category needs a label (a non-empty string), got {label!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+            raise InputError(f"{here}: the category {label!r} has the value {value!r}; a category's value is a "
+                             f"finite number (1.0 chosen, 0.0 not)")
+        cats = self._cats.setdefault(set_name, {}).setdefault(doc, {})
+        cats[label] = max(float(value), cats.get(label, float(value)))
+
     def note(self, text: str) -> None:
         """A sentence for the user about what was read (duplicates dropped, answers skipped, ...): warned once at
         :meth:`build`."""
@@ -240,6 +271,7 @@ class MultiSetBuilder:
             covered[sorted(self._covered[name])] = True
             if not covered.all():
                 coverage[f"spans:{name}"] = covered
+        cats = {f"spans:{name}": self._doc_cats(name, n) for name in self._sets if name in self._cats}
         found = self._selectors()
         if len(self._sets) == 1:
             only = next(iter(sets))
@@ -249,9 +281,18 @@ class MultiSetBuilder:
                                         None if t.features is None else [dict(f) for f in t.features])
                 if only in coverage:
                     coverage[alias] = coverage[only]
+                if only in cats:
+                    cats[alias] = [None if c is None else dict(c) for c in cats[only]]
         return Corpus(list(self.doc_ids), list(self.texts), sets, self.source, given_ids=list(self.doc_ids),
                       found_sets=found, found_features=sorted(self._found_features), coverage=coverage or None,
-                      annotator_sets=[f"spans:{k}" for k, v in self._annotator.items() if v])
+                      annotator_sets=[f"spans:{k}" for k, v in self._annotator.items() if v], cats=cats or None)
+
+    def _doc_cats(self, name: str, n: int) -> list[dict[str, float] | None]:
+        """Set ``name``'s categories per document: ``{label: value}``, ``{}`` where it covers the document
+        without one, ``None`` where it does not cover it."""
+        given = self._cats.get(name, {})
+        covered = self._covered[name]
+        return [dict(given.get(d, {})) if d in covered else None for d in range(n)]
 
     def _selectors(self) -> list[str]:
         names = [f"spans:{k}" for k in self._sets]
