@@ -20,6 +20,13 @@ under ``text`` (``data`` in some 1.x exports). Three layouts of its spans are re
 - **doccano ≥ 1.3, sequence labeling**: ``"label": [[start, end, "LABEL"], ...]`` (``labels`` alike).
 - **doccano ≥ 1.3, relation extraction**: ``"entities": [{"id", "start_offset", "end_offset", "label"}]``
   with ``"relations"``; relations are left out with a note.
+- **Document classification** (doccano's text classification projects): ``"label": ["positive", ...]`` (≥ 1.3,
+  the export example ``{"text": "Terrible customer service.", "label": ["negative"]}``; several labels in a
+  multi-label project), and in the ≤ 1.2 file an annotation without offsets, ``{"label": 17, "user": 1}``
+  (the numeric id named by ``labels`` as above). Each label is a document category of the set
+  (:attr:`Corpus.cats <spacy_anno_eval.annotations.table.Corpus.cats>`: ``{"negative": 1.0}``), not a span;
+  a line of a per-user file with ``"label": []`` is a document the user covers with no category. doccano's
+  sequence-to-sequence export has the same layout (``"label": ["こんにちは！"]``): its texts read as categories.
 
 In the ≥ 1.3 layouts one file is one user's (doccano exports ``<username>.jsonl`` per user, or one merged
 file): the file is one set named after its stem (``alice.jsonl`` -> ``alice``), and every line covers its
@@ -27,8 +34,7 @@ document for that set, even with no span. A folder of ``.jsonl`` files (read in 
 per file, and its documents are merged by id: the line's ``id``, else its position among the file's
 records (``"0"``, ``"1"``, ... as the JSONL and DocBin readers count, so documents pair by order with other
 files), and the builder checks that the users' copies of a document have the same text (merging by text
-would conflate repeated sentences). A ``label`` list of strings (text classification) is no span and is left
-out with a note.
+would conflate repeated sentences).
 
 Offsets are Python code points, end exclusive (the backend is Python); offsets beyond the text raise a
 located :class:`InputError`, as do invalid JSON and every wrong structure. ``features`` and
@@ -113,7 +119,6 @@ class _Reader:
         self.b = builder
         self.names = names
         self.relations = 0
-        self.categories = 0
         self.unnamed: set[str] = set()
 
     def read_file(self, p: Path) -> None:
@@ -156,6 +161,9 @@ class _Reader:
                     self.b.cover(name, d)
                 else:
                     name = f"user{user}" if isinstance(user, int) or user.isdigit() else user
+                if "start_offset" not in a and "end_offset" not in a:  # text classification: a document label
+                    self.b.categorise(name, d, self.label(a.get("label"), where_i, ids=True), loc=where_i)
+                    continue
                 self.span(name, d, text, a.get("start_offset"), a.get("end_offset"), a.get("label"), where_i,
                           ids=True)
             return
@@ -169,8 +177,8 @@ class _Reader:
                                  f"{type(items).__name__}")
             for i, item in enumerate(items):
                 where_i = f"{loc}, {key}[{i}]"
-                if isinstance(item, str):  # text classification
-                    self.categories += 1
+                if isinstance(item, str):  # text classification: a document label
+                    self.b.categorise(file_set, d, self.label(item, where_i), loc=where_i)
                     continue
                 if not isinstance(item, list) or len(item) != 3:
                     raise InputError(f"{where_i}: expected [start, end, label], got {excerpt(item)}")
@@ -196,6 +204,11 @@ class _Reader:
         if not 0 <= start <= end <= len(text):
             raise InputError(f"{loc}: span [{start}, {end}) out of range for a text of {len(text)} characters "
                              f"(code points, end exclusive); check the file")
+        self.b.add(name, d, start, end, self.label(label, loc, ids, what="a span"))
+
+    def label(self, label: Any, loc: str, ids: bool = False, what: str = "a document category") -> str:
+        """A span's or document's label as a name; ``ids``: doccano's label id (the <= 1.2 layout), named by the
+        table. Raise :class:`InputError` for a label that is neither a name nor an id."""
         if isinstance(label, int) and not isinstance(label, bool):
             label = str(label)
         if ids and isinstance(label, str):
@@ -205,14 +218,12 @@ class _Reader:
                 else:
                     self.unnamed.add(label)
         if not isinstance(label, str) or not label:
-            raise InputError(f"{loc}: a span needs a label (a name or doccano's label id), got {label!r}")
-        self.b.add(name, d, start, end, label)
+            raise InputError(f"{loc}: {what} needs a label (a name or doccano's label id), got {label!r}")
+        return label
 
     def notes(self) -> None:
         if self.relations:
             self.b.note(f"{self.relations} relation(s) left out (only the entity spans are read)")
-        if self.categories:
-            self.b.note(f"{self.categories} document category label(s) left out (text classification is no span)")
         if self.unnamed:
             self.b.note(f"label id(s) {', '.join(sorted(self.unnamed, key=lambda s: (len(s), s)))} are not in the "
                         f"label table and stay numbers")

@@ -29,9 +29,17 @@ Choices:
   region object, or a list holding lists of regions, is flattened one level. A 0.x completion marked
   ``skipped`` counts as cancelled.
 - **Regions**: a result of type ``labels`` (``value.start``/``end``/``labels``, ``value.text``) gives one span
-  per label of ``value.labels``; other types (``choices``, ``relation``, ``textarea``, ``hypertextlabels``
-  with XPath offsets, ...) are left out, with a note counting them per type. A region without labels, or
-  whose ``source`` names another data field than the text read (``"$title"``), is left out with a note.
+  per label of ``value.labels``. A region without labels, or whose ``source`` names another data field than
+  the text read (``"$title"``), is left out with a note.
+- **Document categories** (text classification; :attr:`Corpus.cats
+  <spacy_anno_eval.annotations.table.Corpus.cats>`, spaCy's ``doc.cats`` layout): a result of type
+  ``choices`` (``{"type": "choices", "from_name": "sentiment", "value": {"choices": ["Positive"]}}``) gives
+  each chosen label 1.0; ``taxonomy`` (``"value": {"taxonomy": [["Archaea"], ["Bacteria", "Cocci"]]}``)
+  each chosen path, its levels joined with ``/`` (``Bacteria/Cocci``). The choices of every control tag of a
+  task go into one set of categories. Labels not chosen are not listed (the export does not hold the labeling
+  config, which lists them). ``choices`` of one region (``perRegion``, with ``value.start``/``end``) classify
+  a span, not the document, and other result types (``rating``, ``relation``, ``textarea``,
+  ``hypertextlabels`` with XPath offsets, ...) are left out, with a note counting them per type.
 - **Offsets** are code points (Label Studio stores code points since label-studio PR #1559); older exports
   may hold UTF-16 offsets, so ``value.text`` is checked against the text at the offsets: a mismatch gives one
   :class:`CoveredTextWarning` per file (offsets kept). Offsets beyond the text are a located error.
@@ -66,6 +74,8 @@ _TASK_KEYS = {"id", "annotations", "completions", "predictions", "drafts", "meta
               "comment_authors", "agreement", "annotators", "is_labeled", "overlap", "task_path"}
 #: the set of an annotation that does not say who made it
 NO_USER = "annotator"
+#: the result types that give the document categories
+CATEGORY_TYPES = ("choices", "taxonomy")
 
 
 def read_labelstudio(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
@@ -197,6 +207,9 @@ class _Reader:
         if not isinstance(region, dict):
             raise InputError(f"{loc}: expected a region object, got {_name(region)}")
         kind = region.get("type")
+        if isinstance(kind, str) and kind.lower() in CATEGORY_TYPES:
+            self.read_choices(region, kind.lower(), name, annotator, d, loc)
+            return
         if not isinstance(kind, str) or kind.lower() != "labels":
             self.ignored[str(kind)] += 1
             return
@@ -236,6 +249,32 @@ class _Reader:
             self.b.add(name, d, start, end, label, feats, recorded=recorded if isinstance(recorded, str) else None,
                        annotator=annotator)
 
+    def read_choices(self, region: dict[str, Any], kind: str, name: str, annotator: bool, d: int,
+                     loc: str) -> None:
+        """A ``choices`` or ``taxonomy`` result: the document's categories (one region's choices, with
+        offsets, are counted as left out)."""
+        value = region.get("value")
+        if not isinstance(value, dict):
+            raise InputError(f"{loc}: a {kind} result needs a \"value\" object, got {_name(value)}")
+        if value.get("start") is not None or value.get("end") is not None:
+            self.ignored[f"{kind} (per region)"] += 1
+            return
+        items = value.get(kind)
+        if isinstance(items, str):
+            items = [items]
+        if not isinstance(items, list):
+            raise InputError(f"{loc}: value.{kind} must be a list, got {_name(items)}")
+        for item in items:
+            if kind == "taxonomy":
+                path = item if isinstance(item, list) else [item]
+                if not path or not all(isinstance(level, str) and level for level in path):
+                    raise InputError(f"{loc}: a taxonomy choice is a list of non-empty strings (its path), got "
+                                     f"{item!r:.60}")
+                item = "/".join(path)
+            if not isinstance(item, str) or not item:
+                raise InputError(f"{loc}: a choice must be a non-empty string, got {item!r:.60}")
+            self.b.categorise(name, d, item, 1.0, annotator=annotator, loc=loc)
+
     def notes(self) -> None:
         if self.cancelled:
             self.b.note(f"{self.cancelled} task(s) cancelled (skipped) by a user left out: they count as not "
@@ -245,7 +284,9 @@ class _Reader:
                         f"later finished one of the same task")
         if self.ignored:
             kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.ignored.items()))
-            self.b.note(f"results that are no text spans left out ({kinds}); only 'labels' regions are read")
+            self.b.note(f"results that are neither text spans nor document categories left out ({kinds}); "
+                        f"'labels' regions (spans) and 'choices'/'taxonomy' results (document categories) are "
+                        f"read")
         if self.unlabelled:
             self.b.note(f"{self.unlabelled} region(s) without a label left out")
         if self.other_field:

@@ -27,13 +27,22 @@ Choices:
 - **answer**: ``accept`` (or none) covers the document with the record's
   spans. ``ignore`` does not cover it: the annotator declined to judge.
   ``reject`` in a span task does not cover it either: it says the spans shown
-  were wrong, not which are right. In a classification task (a top-level
-  ``label`` and no spans: ``textcat``, the PyData crowd task) a reject is the
-  judgement "not this label", so it covers the document with no span, and an
-  accept gives one span over the whole text labelled ``label``. A choice task
-  (``options`` and ``accept``: the chosen option ids) gives one whole-text
-  span per chosen option, labelled by its id. A note counts the answers that
-  cover nothing.
+  were wrong, not which are right. A note counts the answers that cover
+  nothing.
+- **Document categories** (:attr:`Corpus.cats
+  <spacy_anno_eval.annotations.table.Corpus.cats>`, spaCy's ``doc.cats``
+  layout), never spans: a classification task (a top-level ``label`` and no
+  spans: ``textcat.teach``, the binary ``classification`` view, the PyData
+  crowd task ``{"text", "label": "new-dataset", "answer": "accept"}``) gives
+  the category ``label`` 1.0 on accept and 0.0 on reject (the judgement "not
+  this label", which covers the document). A choice task (``textcat.manual``:
+  ``"options": [{"id": "A", "text": ...}, ...]``, ``"accept": ["A"]``, the
+  chosen option ids) gives every option a category, 1.0 when chosen and 0.0
+  when offered and not chosen; a reject or ignore of a choice task covers
+  nothing, as a span task's. A record's ``"cats"`` (``{"A": 1.0, ...}``, as
+  ``anno-eval convert`` and spaCy's JSONL write them) are read as they are.
+  Answers to several tasks of one input (one label per task) are merged into
+  one set of categories per annotator.
 - **Spans**: ``start``/``end`` are code points (Python offsets); a span's
   ``text``, where present, is checked against the document text (one
   :class:`CoveredTextWarning` per file). A span with only ``token_start`` /
@@ -54,7 +63,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..annotations.table import Corpus
+from ..annotations.table import Corpus, cats_value
 from ..errors import InputError, where
 from .multiset import MultiSetBuilder, export_files
 from .parse import json_lines
@@ -168,21 +177,30 @@ def _answer(builder: MultiSetBuilder, record: _Record, skipped: dict[str, int]) 
         skipped[answer] += 1
         return
     builder.cover(record.set_name, record.doc)
-    if answer == "reject":
+    here = where(source, doc_id, line)
+    if classification:  # "not this label" on reject
+        builder.categorise(record.set_name, record.doc, label, 1.0 if answer == "accept" else 0.0, loc=here)
         return
-    if classification:
-        builder.add(record.set_name, record.doc, 0, len(text), label, {}, line=line)
+    if answer == "reject":
         return
     if choice:
         chosen = value.get("accept")
         if not isinstance(chosen, list):
-            raise InputError(f"{where(source, doc_id, line)}: \"accept\" must be the list of chosen option ids, "
-                             f"got {type(chosen).__name__}")
+            raise InputError(f"{here}: \"accept\" must be the list of chosen option ids, got "
+                             f"{type(chosen).__name__}")
+        for i, option in enumerate(options):
+            option_id = _name(option.get("id")) if isinstance(option, dict) else None
+            if option_id is None:
+                raise InputError(f"{here}, options[{i}]: an option needs an \"id\" (a string or an integer), got "
+                                 f"{option!r:.60}")
+            builder.categorise(record.set_name, record.doc, option_id, 0.0, loc=here)
         for option in chosen:
             if _name(option) is None:
-                raise InputError(f"{where(source, doc_id, line)}: a chosen option id must be a string or an "
-                                 f"integer, got {option!r}")
-            builder.add(record.set_name, record.doc, 0, len(text), str(option), {}, line=line)
+                raise InputError(f"{here}: a chosen option id must be a string or an integer, got {option!r}")
+            builder.categorise(record.set_name, record.doc, str(option), 1.0, loc=here)
+    if value.get("cats") is not None:
+        for name, score in cats_value(value["cats"], here).items():
+            builder.categorise(record.set_name, record.doc, name, score, loc=here)
     for i, span in enumerate(spans or ()):
         start, end, span_label, feats, recorded = _span(span, i, value, text, source, doc_id, line)
         builder.add(record.set_name, record.doc, start, end, span_label, feats, recorded=recorded, line=line)

@@ -73,7 +73,7 @@ def sniff_format(path: str | os.PathLike) -> str | None:
     if suffix == ".jsonl":
         if keys & {"_annotator_id", "_session_id"}:
             return "prodigy"
-        if "text" in keys and (keys & {"label", "labels", "entities"} or '"start_offset"' in head) \
+        if "text" in keys and (keys & {"label", "labels", "entities", "annotations"} or '"start_offset"' in head) \
                 and "spans" not in keys and not keys & {"_input_hash", "_task_hash", "answer"}:
             return "doccano"
         return "jsonl"

@@ -163,11 +163,11 @@ def test_documents_without_ids_pair_by_position(tmp_path) -> None:
     assert _spans(c, "spans:b") == [("1", 0, 3, "PER")]
 
 
-def test_classification_labels_are_no_spans(tmp_path) -> None:
+def test_classification_labels_are_document_categories_not_spans(tmp_path) -> None:
     path = _write_lines(tmp_path / "all.jsonl", [{"id": 1, "text": "Good", "label": ["positive"]}])
-    with pytest.warns(UserWarning, match="1 document category"):
-        c = read_doccano(path, selectors=["spans:all"])
+    c = read_doccano(path, selectors=["spans:all"])
     assert len(c.get_set("spans:all")) == 0 and c.covered("spans:all").tolist() == [True]
+    assert c.doc_cats("spans:all") == [{"positive": 1.0}]
 
 
 @pytest.mark.parametrize(("content", "match"), [

@@ -79,10 +79,12 @@ def test_prediction_and_annotation_of_the_editor_example() -> None:
     assert _spans(ann, "spans:annotator") == [("1", 343, 354, "Date")]
 
 
-def test_choices_only_export_covers_the_task_with_no_span() -> None:
+def test_choices_only_export_covers_the_task_with_a_category_and_no_span() -> None:
     path = shared_file(*LS, "lsconv_csv_test_history.json")
-    with pytest.warns(UserWarning, match="1 choices"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is left out
         c = read_corpus(path, allow_empty=True)
+    assert c.doc_cats("spans:sergei@heartex.e2e") == [{"Positive": 1.0}]
     assert c.doc_ids == ["6141"]
     assert c.found_sets == ["ents", "spans", "spans:sergei@heartex.e2e"]  # completed_by's email
     assert len(c.get_set("spans:sergei@heartex.e2e")) == 0
@@ -118,7 +120,8 @@ def test_users_predictions_and_coverage(tmp_path) -> None:
         warnings.simplefilter("always")
         c = read_labelstudio(path, features=["from_name", "score"])
     notes = " ".join(str(w.message) for w in caught)
-    assert "1 task(s) cancelled" in notes and "1 choices, 1 relation" in notes
+    assert "1 task(s) cancelled" in notes and "(1 relation)" in notes
+    assert c.doc_cats("spans:ann@example.org") == [{"x": 1.0}, None, None]  # the choices: a document category
     assert c.doc_ids == ["1", "2", "3"]
     assert c.found_sets == ["spans:user3", "spans:ann@example.org", "spans:model:v2"]
     assert c.annotator_sets == ["spans:user3", "spans:ann@example.org"]

@@ -48,9 +48,11 @@ def test_pydata_crowd_task_one_set_per_annotator_with_partial_coverage() -> None
     for name in corpus.annotator_sets:
         who = name.split(":", 1)[1]
         mine = [r for r in last.values() if r["_annotator_id"] == who]
-        accepted = sorted((str(r["_input_hash"]), 0, len(r["text"]), "new-dataset") for r in mine
-                          if r["answer"] == "accept")
-        assert _spans(corpus, name) == accepted
+        judged = {str(r["_input_hash"]): {"new-dataset": 1.0 if r["answer"] == "accept" else 0.0} for r in mine
+                  if r["answer"] != "ignore"}
+        assert _spans(corpus, name) == []  # a classification answer is a document category, no span
+        cats = corpus.doc_cats(name)
+        assert {corpus.doc_ids[d]: c for d, c in enumerate(cats) if c is not None} == judged
         covered = {str(r["_input_hash"]) for r in mine if r["answer"] != "ignore"}
         assert {corpus.doc_ids[d] for d in corpus.covered(name).nonzero()[0]} == covered
     per_text = Counter()
@@ -106,16 +108,17 @@ def test_emoji_token_spans_dedup_and_answers(tmp_path) -> None:
     assert c.covered("spans:ner-alex").tolist() == [True, False]
 
 
-def test_classification_reject_covers_and_choice_options(tmp_path) -> None:
+def test_classification_reject_covers_and_choice_options_are_cats(tmp_path) -> None:
     path = _write(tmp_path, [
         {"text": "A", "_input_hash": 1, "label": "POS", "answer": "accept", "_annotator_id": "a"},
         {"text": "A", "_input_hash": 1, "label": "POS", "answer": "reject", "_annotator_id": "b"},
-        {"text": "B", "_input_hash": 2, "options": [{"id": "X"}, {"id": 3}], "accept": ["X", 3],
+        {"text": "B", "_input_hash": 2, "options": [{"id": "X"}, {"id": 3}, {"id": "Y"}], "accept": ["X", 3],
          "answer": "accept", "_annotator_id": "a"},
     ])
     c = read_prodigy(path)
-    assert _spans(c, "spans:a") == [("1", 0, 1, "POS"), ("2", 0, 1, "3"), ("2", 0, 1, "X")]
-    assert _spans(c, "spans:b") == [] and c.covered("spans:b").tolist() == [True, False]
+    assert _spans(c, "spans:a") == [] and _spans(c, "spans:b") == []
+    assert c.doc_cats("spans:a") == [{"POS": 1.0}, {"X": 1.0, "3": 1.0, "Y": 0.0}]
+    assert c.doc_cats("spans:b") == [{"POS": 0.0}, None] and c.covered("spans:b").tolist() == [True, False]
 
 
 def test_documents_without_hash_are_keyed_by_text(tmp_path) -> None:
