@@ -118,6 +118,11 @@ class SameInputWarning(UserWarning):
     two inputs (``cli.app.warn_same_input``)."""
 
 
+class WorkerDiedError(RuntimeError):
+    """A shard's task was given up by Dask: every worker that ran it died (an internal error, exit code 3, not an
+    :class:`AnnoEvalError`: the input is not at fault). Raised by :mod:`spacy_anno_eval.workflows.stream`."""
+
+
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,
           span: tuple[int, int] | None = None) -> str:
     """Format a location prefix such as ``key.jsonl, line 4, document 'd3', span [5, 9)``."""

@@ -20,7 +20,7 @@ worker reads the files itself), a task whose worker dies is retried on
 another worker, and results are merged in shard order, so the result equals
 the in-process one exactly. Bad input in a shard raises its
 :class:`~spacy_anno_eval.errors.InputError` once (not retried); a task whose
-workers keep dying raises :class:`WorkerDiedError` naming the shard. Dask is the optional extra
+workers keep dying raises :class:`~spacy_anno_eval.errors.WorkerDiedError` naming the shard. Dask is the optional extra
 ``spacy-anno-eval[dask]``.
 """
 
@@ -35,7 +35,7 @@ from itertools import islice
 from typing import Any
 
 from ..cluster import check_scheduler, dask_client
-from ..errors import AnnoEvalError, InputError
+from ..errors import AnnoEvalError, InputError, WorkerDiedError  # WorkerDiedError: still importable from here
 from ..io.units import StreamIds, Unit, read_unit, shard_units
 from ..progress import progress_bar
 from ..spans.counts import Evaluation
@@ -182,10 +182,6 @@ def _empty() -> Evaluation:
 
     zeros = np.zeros((0, N_FIELDS), dtype=np.int64)
     return Evaluation([], [], zeros, zeros.copy(), None, {})
-
-
-class WorkerDiedError(RuntimeError):
-    """A shard's task was given up by Dask: every worker that ran it died (an internal error, exit code 3)."""
 
 
 @dataclass
