@@ -101,7 +101,7 @@ import numpy as np
 
 from ..errors import ConfigError, InputError, UndefinedFigureWarning
 from ..figures import check_fraction, json_safe, undefined
-from .coefficients import _tables, cohen_kappa, confusion_matrix, specific_agreement
+from .coefficients import as_table, cohen_kappa, confusion_matrix, specific_agreement
 from .reliability import is_missing, reliability_counts
 from .weights import weight_matrix, weights_name
 
@@ -472,7 +472,7 @@ def table_agreement(table: Any, measure: str = "gwet", weights: Any = "identity"
     confidence, size = _check_settings(confidence, population_size)
     if measure not in TABLE_MEASURES:
         raise ConfigError(f"measure must be one of {', '.join(TABLE_MEASURES)}, got {measure!r}")
-    t = _tables(table).astype(float)
+    t = as_table(table).astype(float)
     if t.ndim != 2:
         raise InputError(f"table must be one q x q contingency table, got shape {t.shape}")
     q = t.shape[0]
@@ -552,7 +552,7 @@ def pabak(table: Any) -> dict[str, Any]:
     >>> round(out["cohen_kappa"], 6)
     0.314442
     """
-    t = _tables(table).astype(float)
+    t = as_table(table).astype(float)
     if t.ndim != 2:
         raise InputError(f"table must be one q x q contingency table, got shape {t.shape}")
     q = t.shape[0]
@@ -588,7 +588,7 @@ def specific_agreements(table: Any, categories: Sequence[Any] | None = None) -> 
     >>> specific_agreements([[80, 7], [8, 5]], ["yes", "no"])["yes"]["negative"]
     0.4
     """
-    t = _tables(table)
+    t = as_table(table)
     names = list(categories) if categories is not None else list(range(1, t.shape[-1] + 1))
     pos = specific_agreement(t)
     neg = specific_agreement(t, positive=False)

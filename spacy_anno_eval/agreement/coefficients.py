@@ -196,7 +196,7 @@ def confusion_matrix(a: Sequence[Hashable], b: Sequence[Hashable],
     return ContingencyTable(counts.astype(np.int64).reshape(q, q), cats)
 
 
-def _tables(table: Any) -> np.ndarray:
+def as_table(table: Any) -> np.ndarray:
     """The table(s) as a float array of shape (..., q, q); raise for anything else."""
     arr = np.asarray(table, dtype=float)
     if arr.ndim < 2 or arr.shape[-1] != arr.shape[-2]:
@@ -274,7 +274,7 @@ def observed_agreement(table: Any, *, zero_division: float = 0.0) -> Any:
     0.7
     """
     zero_division = check_zero_division(zero_division)
-    t = _tables(table)
+    t = as_table(table)
     n, p, _, _ = _parts(t)
     empty = n == 0
     if empty.any():
@@ -296,7 +296,7 @@ def specific_agreement(table: Any, *, positive: bool = True, zero_division: floa
     ``zero_division`` (default 0.0) with a :class:`DegenerateAgreementWarning`.
     """
     zero_division = check_zero_division(zero_division)
-    t = _tables(table)
+    t = as_table(table)
     n = t.sum(axis=(-2, -1))[..., None]
     diag = np.diagonal(t, axis1=-2, axis2=-1)
     margins = t.sum(axis=-1) + t.sum(axis=-2)
@@ -325,7 +325,7 @@ def bennett_s(table: Any, *, undefined: Any = None) -> Agreement:
     >>> round(bennett_s([[20, 10], [20, 50]]).value, 3)
     0.4
     """
-    t = _tables(table)
+    t = as_table(table)
     n, p, _, _ = _parts(t)
     q = t.shape[-1]
     ao = np.trace(p, axis1=-2, axis2=-1)
@@ -346,7 +346,7 @@ def scott_pi(table: Any, *, undefined: Any = None) -> Agreement:
     >>> round(pi.value, 3), round(pi.expected, 3)
     (0.341, 0.545)
     """
-    t = _tables(table)
+    t = as_table(table)
     n, p, pa, pb = _parts(t)
     ao = np.trace(p, axis1=-2, axis2=-1)
     ae = (((pa + pb) / 2.0) ** 2).sum(axis=-1)
@@ -395,7 +395,7 @@ def cohen_kappa(table: Any, weights: Any = None, *, undefined: Any = None) -> Ag
     >>> round(kappa.value, 3), round(kappa.expected, 3)
     (0.348, 0.54)
     """
-    t = _tables(table)
+    t = as_table(table)
     n, p, pa, pb = _parts(t)
     if weights is None:
         ao = np.trace(p, axis1=-2, axis2=-1)
@@ -433,7 +433,7 @@ def table_bootstrap(table: Any, coefficient: Any, *, n_samples: int = 1000, seed
     import dataclasses
 
     _check_bootstrap(confidence, n_samples)
-    t = _tables(table)
+    t = as_table(table)
     if t.ndim != 2:
         raise InputError(f"table_bootstrap takes one q x q table, got shape {t.shape}")
     n = int(round(t.sum()))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..io.registry import Files, Sample
-from ..io.samples import _words, json_bytes, nested
+from ..io.samples import json_bytes, nested, sample_words
 
 
 def relations(case: Sample) -> Files | None:
@@ -28,7 +28,7 @@ def relations(case: Sample) -> Files | None:
         return None
     if case.empty:
         return {"relations.jsonl": b""}
-    words = _words(case.text)
+    words = sample_words(case.text)
     tokens = [{"text": w, "start": s, "end": e, "id": k, "ws": True} for k, (s, e, w) in enumerate(words)]
     spans = [{"start": s, "end": e, "token_start": k, "token_end": k, "label": "ENT"}
              for k, (s, e, _) in enumerate(words[:2])]

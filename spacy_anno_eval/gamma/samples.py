@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from ..io.registry import Files, Sample
-from ..io.samples import _java_double, json_bytes, nested, utf8
+from ..io.samples import java_double, json_bytes, nested, utf8
 
 _DEFAULT_TEXT = Sample().text
 
@@ -44,7 +44,7 @@ def csv(case: Sample) -> Files | None:
     if case.empty:
         return {"sample.csv": b""}
     start, end = _times(case)
-    end_text = _java_double(end) if end != end or end in (float("inf"), float("-inf")) else _number_text(end)
+    end_text = java_double(end) if end != end or end in (float("inf"), float("-inf")) else _number_text(end)
     return {"sample.csv": utf8(f"{case.doc_id},{case.label},{_number_text(start)},{end_text}\n")}
 
 
@@ -112,7 +112,7 @@ def eaf(case: Sample) -> Files | None:
     start, end = _times(case)
 
     def ms(value: float) -> str:
-        return _java_double(value * 1000) if value != value or abs(value) == float("inf") else str(round(value * 1000))
+        return java_double(value * 1000) if value != value or abs(value) == float("inf") else str(round(value * 1000))
 
     inner = "<x>" * case.depth + "</x>" * case.depth
     tier = "" if case.empty else (

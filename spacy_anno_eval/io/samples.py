@@ -78,7 +78,7 @@ def xmi(case: Sample) -> Files | None:
     if case.number is not None and not isinstance(case.number, float | int):
         return None
     start, end = case.span
-    number = "" if case.number is None else f' confidence="{_java_double(case.number)}"'
+    number = "" if case.number is None else f' confidence="{java_double(case.number)}"'
     inner = "<x>" * case.depth + "</x>" * case.depth
     annotation = "" if case.empty else (f'<custom:NamedEntity xmi:id="2" sofa="1" begin="{start}" end="{end}" '
                                         f'value="{_xml_text(case.label)}"{number}>{inner}</custom:NamedEntity>')
@@ -118,7 +118,7 @@ def _file_name(doc_id: str, suffix: str) -> str | None:
     return doc_id + suffix
 
 
-def _java_double(value: float) -> str:
+def java_double(value: float) -> str:
     """A double as Java writes it (``NaN``, ``Infinity``, ``-Infinity``, else Python's repr)."""
     value = float(value)
     if math.isnan(value):
@@ -128,7 +128,7 @@ def _java_double(value: float) -> str:
     return repr(value)
 
 
-def _words(text: str) -> list[tuple[int, int, str]]:
+def sample_words(text: str) -> list[tuple[int, int, str]]:
     """The words of ``text`` (split at single spaces) with their character offsets."""
     out, at = [], 0
     for word in text.split(" "):
@@ -164,7 +164,7 @@ def docbin(case: Sample) -> Files | None:
         return None  # the stand-in is taken
     out = DocBin(store_user_data=True)
     if not case.empty:
-        words = [w for _, _, w in _words(_stand_in(case.text))]
+        words = [w for _, _, w in sample_words(_stand_in(case.text))]
         doc = Doc(Vocab(), words=words, spaces=[True] * (len(words) - 1) + [False])
         doc.ents = [Span(doc, 0, 1, label=_stand_in(case.label))]
         doc.user_data["doc_id"] = _stand_in(case.doc_id)
@@ -183,7 +183,7 @@ def conll(case: Sample) -> Files | None:
     if case.empty:
         return {"sample.conll": b""}
     lines = [f"# sent_id = {case.doc_id}"]
-    for k, (_, _, word) in enumerate(_words(case.text)):
+    for k, (_, _, word) in enumerate(sample_words(case.text)):
         lines.append(f"{word} {'B-' + case.label if k == 0 else 'O'}")
     return {"sample.conll": utf8("\n".join(lines) + "\n")}
 
@@ -245,7 +245,7 @@ def tsv3(case: Sample) -> Files | None:
     lines = ["#FORMAT=WebAnno TSV 3.3", "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|value", ""]
     if not case.empty:
         lines += ["", "#Text=" + case.text.replace("\\", "\\\\").replace("\t", "\\t")]
-        for k, (start, _end, word) in enumerate(_words(case.text), 1):
+        for k, (start, _end, word) in enumerate(sample_words(case.text), 1):
             # offsets count UTF-16 code units
             u_start = len(case.text[:start].encode("utf-16-le", "surrogatepass")) // 2
             u_end = u_start + len(word.encode("utf-16-le", "surrogatepass")) // 2

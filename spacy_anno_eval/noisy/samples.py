@@ -10,7 +10,7 @@ as the bytes ``surrogatepass`` gives, which no UTF-8 decoder accepts.
 from __future__ import annotations
 
 from ..io.registry import Files, Sample
-from ..io.samples import _words, utf8
+from ..io.samples import sample_words, utf8
 
 
 def bio(case: Sample) -> Files | None:
@@ -19,5 +19,5 @@ def bio(case: Sample) -> Files | None:
         return None
     if case.empty:
         return {"sample.bio": b""}
-    lines = [f"{w} {'B-' + case.label if k == 0 else 'O'}" for k, (_, _, w) in enumerate(_words(case.text))]
+    lines = [f"{w} {'B-' + case.label if k == 0 else 'O'}" for k, (_, _, w) in enumerate(sample_words(case.text))]
     return {"sample.bio": utf8("\n".join(lines) + "\n")}

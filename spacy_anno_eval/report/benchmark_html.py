@@ -41,7 +41,7 @@ from .benchmark_rows import (
     stats_text,
     version_names,
 )
-from .html import STATUS_COLOURS, STATUS_TITLES, _side_cells, esc, html_page
+from .html import STATUS_COLOURS, STATUS_TITLES, esc, html_page, side_cells
 from .rows import figure, pct
 
 __all__ = ["MAX_CHANGES", "MAX_DOCS", "render_benchmark_html", "type_table", "verdict_html"]
@@ -282,7 +282,7 @@ def _changes_table(report: dict[str, Any], max_changes: int) -> str:
         cls = f"ch-{change}" if change in CHANGES else "ch-other"
         old, new = c.get("old") or {}, c.get("new") or {}
         rows.append(f'<tr class="{cls}" data-change="{esc(change)}"><td class="change">{esc(change)}</td>'
-                    f'<td><code>{esc(c.get("doc_id", c.get("doc", "?")))}</code></td>{_side_cells(c.get("key"))}'
+                    f'<td><code>{esc(c.get("doc_id", c.get("doc", "?")))}</code></td>{side_cells(c.get("key"))}'
                     f'{_status_cell(old.get("status"))}{_response_cell(old.get("response"))}'
                     f'{_status_cell(new.get("status"))}{_response_cell(new.get("response"))}</tr>')
     head = "<thead><tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in _CHANGE_COLUMNS) + "</tr></thead>"
@@ -320,8 +320,8 @@ def _below_threshold(report: dict[str, Any], max_rows: int) -> str:
             shown = annotations[:max(0, max_rows)]
             rows = "".join(
                 f'<tr data-status="{esc(a.get("status", ""))}"><td><code>{esc(a.get("doc_id", a.get("doc", "?")))}'
-                f'</code></td>{_side_cells(a.get("key"))}{_status_cell(a.get("status"))}'
-                f'{_side_cells(a.get("response"))}</tr>' for a in shown)
+                f'</code></td>{side_cells(a.get("key"))}{_status_cell(a.get("status"))}'
+                f'{side_cells(a.get("response"))}</tr>' for a in shown)
             parts.append(f'<h4>{esc(label)}</h4><p class="muted">{figures}</p>')
             if annotations:
                 parts.append(f'<table class="diff sortable">{head}<tbody>{rows}</tbody></table>'

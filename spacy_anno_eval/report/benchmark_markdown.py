@@ -33,7 +33,7 @@ from .benchmark_rows import (
     span_text,
     version_names,
 )
-from .markdown import _table, md_escape
+from .markdown import markdown_table, md_escape
 from .rows import figure, pct
 
 __all__ = ["MAX_MD_CHANGES", "render_benchmark_markdown"]
@@ -72,11 +72,11 @@ def render_benchmark_markdown(report: dict[str, Any], *, max_changes: int = MAX_
     rows = [[md_escape(label) if label is not None else f"**{OVERALL}**",
              *(_md_cell(figure_cell(block, m, k)) for m in measures for k in FIGURES)]
             for _, label, block in scope_blocks(report)]
-    lines += _table(header, rows)
+    lines += markdown_table(header, rows)
 
     lines += ["", "## Regressions", ""]
     if regressions:
-        lines += _table(["Scope", "Measure", "Figure", "Old", "New", "Δ (points)", f"{confidence} (points)",
+        lines += markdown_table(["Scope", "Measure", "Figure", "Old", "New", "Δ (points)", f"{confidence} (points)",
                          "p bootstrap", "p randomization"],
                         [[md_escape(r.get("scope", "?")), md_escape(r.get("measure", "?")),
                           md_escape(FIGURE_NAMES.get(str(r.get("figure")), r.get("figure", "?"))),
@@ -99,7 +99,7 @@ def render_benchmark_markdown(report: dict[str, Any], *, max_changes: int = MAX_
             doc_rows.append([doc_id, f"**{OVERALL}**", *(_md_cell(figure_cell(entry, m, "f")) for m in measures)])
             doc_rows += [[doc_id, md_escape(label), *(_md_cell(figure_cell(block or {}, m, "f")) for m in measures)]
                          for label, block in sorted((entry.get("per_type") or {}).items())]
-        lines += _table(["Document", "Type", *(md_escape(figure_name(m, "f")) for m in measures)], doc_rows)
+        lines += markdown_table(["Document", "Type", *(md_escape(figure_name(m, "f")) for m in measures)], doc_rows)
         if len(docs) > len(shown_docs):
             lines += ["", f"Showing the first {len(shown_docs)} of {len(docs)} changed documents "
                           f"({len(docs) - len(shown_docs)} left out); the JSON report holds all of them."]
@@ -111,7 +111,7 @@ def render_benchmark_markdown(report: dict[str, Any], *, max_changes: int = MAX_
     if changes:
         shown = changes[:max(0, max_changes)]
         lines += [f"{len(changes)} annotation(s): {md_escape(change_counts(changes))}.", ""]
-        lines += _table(["Change", "Document", "Key", "Old", "New"], [
+        lines += markdown_table(["Change", "Document", "Key", "Old", "New"], [
             [md_escape(c.get("change", "?")), md_escape(c.get("doc_id", c.get("doc", "?"))),
              md_escape(span_text(c.get("key"))),
              *(md_escape(f"{(c.get(s) or {}).get('status') or 'absent'} {span_text((c.get(s) or {}).get('response'))}"

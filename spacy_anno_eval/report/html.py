@@ -277,7 +277,7 @@ _DIFF_COLUMNS = ("Start", "End", "Key", "Key text", "Key features", "=?", "Start
                  "Response text", "Response features")
 
 
-def _side_cells(side: dict[str, Any] | None, features: bool = True) -> str:
+def side_cells(side: dict[str, Any] | None, features: bool = True) -> str:
     """Start, end, label, text and (unless ``features`` is false) features of one side of a pair."""
     if side is None:
         return '<td class="num"></td><td class="num"></td><td></td><td></td>' + ("<td></td>" if features else "")
@@ -296,8 +296,8 @@ def _diff_row(row: dict[str, Any], key_features: bool = True, response_features:
     st = row["status"]
     k, r = row.get("key"), row.get("response")
     return (f'<tr class="st-{esc(st)}" data-status="{esc(st)}" data-kt="{esc(k["label"]) if k else ""}" '
-            f'data-rt="{esc(r["label"]) if r else ""}">{_side_cells(k, key_features)}'
-            f'<td class="status">{esc(STATUS_TITLES.get(st, st))}</td>{_side_cells(r, response_features)}</tr>')
+            f'data-rt="{esc(r["label"]) if r else ""}">{side_cells(k, key_features)}'
+            f'<td class="status">{esc(STATUS_TITLES.get(st, st))}</td>{side_cells(r, response_features)}</tr>')
 
 
 def _doc_counts(entry: dict[str, Any] | None, measures: Sequence[str]) -> str:

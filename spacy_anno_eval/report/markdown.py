@@ -26,7 +26,7 @@ def md_escape(value: Any) -> str:
     return str(value).translate(_MD_ESCAPES)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align_first_left: bool = True) -> list[str]:
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]], align_first_left: bool = True) -> list[str]:
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join([":---" if align_first_left else "---:"] + ["---:"] * (len(header) - 1)) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -91,14 +91,14 @@ def classification_lines(classification: dict[str, Any]) -> list[str]:
     matrix = classification.get("matrix", [])
     lines = [f"Type `{md_escape(classification.get('type', '?'))}`, feature "
              f"`{md_escape(classification.get('feature', '?'))}`, {classification.get('n', '?')} pairs.", ""]
-    lines += _table(["Measure", "Value"], [
+    lines += markdown_table(["Measure", "Value"], [
         ["Observed agreement", figure(classification.get("observed_agreement"))],
         ["Cohen's kappa", figure(classification.get("cohen_kappa"))],
         ["Scott's pi", figure(classification.get("scott_pi"))],
     ])
     lines += ["", "Confusion matrix (rows: key, columns: response):", ""]
     rows = [[f"**{md_escape(cat)}**", *(str(v) for v in row)] for cat, row in zip(cats, matrix, strict=False)]
-    lines += _table(["key \\\\ response", *(md_escape(c) for c in cats)], rows)
+    lines += markdown_table(["key \\\\ response", *(md_escape(c) for c in cats)], rows)
     return lines
 
 
@@ -114,10 +114,10 @@ def render_markdown(report: dict[str, Any], *, measures: Sequence[str] = MEASURE
     for warning in report.get("warnings", []) or []:
         lines += [f"> **Warning:** {md_escape(warning)}", ""]
     lines += ["## Corpus statistics", ""]
-    lines += _table(_header("Type", measures), corpus_rows(report, measures))
+    lines += markdown_table(_header("Type", measures), corpus_rows(report, measures))
     lines += ["", "## Document statistics", ""]
     if "per_doc" in report:
-        lines += _table(_header("Document", measures), document_rows(report, measures, max_doc_rows))
+        lines += markdown_table(_header("Document", measures), document_rows(report, measures, max_doc_rows))
         n = len(report["per_doc"])
         if max_doc_rows is not None and n > max_doc_rows:
             lines += ["", f"Showing the first {max_doc_rows} of {n} documents; the JSON report holds all."]
@@ -128,7 +128,7 @@ def render_markdown(report: dict[str, Any], *, measures: Sequence[str] = MEASURE
         lines.append("The report was made without per-document figures.")
     if "muc" in report or "semeval" in report:
         lines += ["", "## MUC and SemEval-2013", ""]
-        lines += _table(["Scheme", "COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT", "P", "R", "F"],
+        lines += markdown_table(["Scheme", "COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT", "P", "R", "F"],
                         muc_semeval_rows(report))
     if classification:
         lines += ["", "## Classification", ""]

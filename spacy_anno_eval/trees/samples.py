@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from ..io.registry import Files, Sample
-from ..io.samples import _words, utf8
+from ..io.samples import sample_words, utf8
 
 _DEFAULT_ID = Sample().doc_id
 
@@ -42,7 +42,7 @@ def conllu(case: Sample) -> Files | None:
         return None
     if case.empty:
         return {"sample.conllu": b""}
-    words = [w for _, _, w in _words(case.text)]
+    words = [w for _, _, w in sample_words(case.text)]
     lines = [f"# sent_id = {case.doc_id}", f"# text = {case.text}"]
     root = 2 if len(words) > 1 else 1
     for k, word in enumerate(words, 1):
@@ -67,7 +67,7 @@ def brackets(case: Sample) -> Files | None:
         return None
     if case.empty:
         return {"sample.mrg": b""}
-    words = [w for _, _, w in _words(case.text)]
+    words = [w for _, _, w in sample_words(case.text)]
     tree = "( (S " + _bracket_leaves(words, case.label, case.depth, "{tag} {1}") + "))"
     return {"sample.mrg": utf8(tree + "\n")}
 
@@ -79,7 +79,7 @@ def discbracket(case: Sample) -> Files | None:
         return None
     if case.empty:
         return {"sample.discbracket": b""}
-    words = [w for _, _, w in _words(case.text)]
+    words = [w for _, _, w in sample_words(case.text)]
     tree = "(ROOT (S " + _bracket_leaves(words, case.label, case.depth, "{tag} {0}={1}") + "))"
     return {"sample.discbracket": utf8(tree + "\n")}
 
@@ -92,7 +92,7 @@ def export(case: Sample) -> Files | None:
         return None
     if case.empty:
         return {"sample.export": b"#FORMAT 3\n"}
-    words = [w for _, _, w in _words(case.text)]
+    words = [w for _, _, w in sample_words(case.text)]
     lines = ["#FORMAT 3", f"#BOS {case.doc_id}"]
     for k, word in enumerate(words):
         lines.append("\t".join([word, "NE" if k == 0 else "NN", "--", "HD" if k == 0 else "--",
@@ -114,7 +114,7 @@ def tiger(case: Sample) -> Files | None:
     parts = ['<?xml version="1.0" encoding="UTF-8"?>', '<corpus id="sample">', "<head/>", "<body>"]
     if not case.empty:
         s = _xml(case.doc_id)
-        words = [w for _, _, w in _words(case.text)]
+        words = [w for _, _, w in sample_words(case.text)]
         parts.append(f'<s id="{s}"><graph root="{s}_VROOT"><terminals>')
         for k, word in enumerate(words, 1):
             parts.append(f'<t id="{s}_{k}" word="{_xml(word)}" pos="{"NE" if k == 1 else "NN"}"/>')
