@@ -13,6 +13,13 @@ Three ways in, one set of rules:
 - **Document ids** (:func:`doc_id`): ``doc.user_data["doc_id"]``, else
   ``["id"]``, else the position in the stream. Every reader of Docs
   (corpus, component, DocBin, relations, γ, benchmark) uses this one rule.
+- **Document categories** (:func:`corpus_cats`, the one layout, which
+  :func:`~spacy_anno_eval.io.convert.corpus_to_docs` writes):
+  ``doc.user_data["cats"]`` is ``{KEY: {label: value}}``, the categories of
+  set ``spans:KEY`` (``ents`` for the key ``"ents"``), and a document without
+  the key is not covered by that set; ``doc.cats`` is the categories of
+  ``ents`` (a Doc has one ``doc.cats`` and no coverage for it, so every
+  document is covered), unless ``user_data["cats"]`` has the key ``"ents"``.
 
 Entities are read with one ``Doc.to_array`` call per document and decoded
 with numpy over the whole batch (:func:`decode_iob`); no ``Span`` object is
@@ -30,10 +37,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, InputError, where
-from .table import ALL_FEATURES, INDEX, Corpus, SpanTable, SpanTableBuilder, parse_selector
+from .table import ALL_FEATURES, INDEX, Corpus, SpanTable, SpanTableBuilder, cats_value, parse_selector
 
 #: the ``user_data`` keys that give a document its id, in order of precedence
 DOC_ID_KEYS = ("doc_id", "id")
+#: the ``user_data`` key under which a Doc keeps each set's document categories, ``{KEY: {label: value}}``
+CATS_KEY = "cats"
 
 
 # ---------------------------------------------------------------------------
@@ -253,7 +262,39 @@ def corpus_from_docs(docs: Iterable[Any], selectors: Iterable[str] = ("ents",),
     texts = [d.text for d in docs]
     sets = {s: spans_from_docs(docs, s, features, doc_ids=ids, source=source) for s in selectors}
     found = span_feature_names(docs, selectors) if features else None
-    return Corpus(ids, texts, sets, source, given_ids=given, found_sets=found_selectors(docs), found_features=found)
+    cats = corpus_cats([d.cats for d in docs], [d.user_data.get(CATS_KEY) for d in docs], ids, source)
+    return Corpus(ids, texts, sets, source, given_ids=given, found_sets=found_selectors(docs), found_features=found,
+                  cats=cats)
+
+
+def corpus_cats(doc_cats: Sequence[Mapping[str, Any] | None], per_set: Sequence[Any], doc_ids: Sequence[str] = (),
+                source: str = "") -> dict[str, list[dict[str, float] | None]] | None:
+    """The :attr:`~.table.Corpus.cats` of documents whose ``doc.cats`` are ``doc_cats`` and whose
+    ``user_data["cats"]`` are ``per_set`` (``None`` where a document has none), by the one layout (module
+    docstring): ``spans:KEY`` for every key of ``user_data["cats"]`` (``None`` where a document lacks it), and
+    ``ents`` from ``doc.cats`` when some document has a category there. ``None`` when no set carries one. Raise
+    :class:`InputError` naming the document (``doc_ids``, ``source``) for categories that are not a mapping of
+    labels to numbers."""
+    n = len(doc_cats)
+
+    def loc(d: int) -> str:
+        return where(source, doc_ids[d] if d < len(doc_ids) else str(d))
+
+    out: dict[str, list[dict[str, float] | None]] = {}
+    for d, given in enumerate(per_set):
+        if given is None:
+            continue
+        if not isinstance(given, Mapping):
+            raise InputError(f"{loc(d)}: user_data[{CATS_KEY!r}] must map each set (span group key) to its "
+                             f"categories, {{\"alice\": {{\"POSITIVE\": 1.0}}}}, got {type(given).__name__}")
+        for key, cats in given.items():
+            if not isinstance(key, str) or not key:
+                raise InputError(f"{loc(d)}: user_data[{CATS_KEY!r}] has the key {key!r}; a key is a set's name")
+            name = "ents" if key == "ents" else f"spans:{key}"
+            out.setdefault(name, [None] * n)[d] = cats_value(cats, f"{loc(d)}, user_data[{CATS_KEY!r}][{key!r}]")
+    if "ents" not in out and any(doc_cats):
+        out["ents"] = [cats_value(c or {}, f"{loc(d)}, doc.cats") for d, c in enumerate(doc_cats)]
+    return out or None
 
 
 def as_docs(value: Any, what: str = "docs") -> list[Any]:
@@ -275,10 +316,14 @@ def as_docs(value: Any, what: str = "docs") -> list[Any]:
 
 def found_selectors(docs: Iterable[Any]) -> list[str]:
     """The selectors the Docs hold: ``ents`` (every Doc has it) and ``spans:<key>`` for every span group some Doc
-    has (present but empty counts), sorted."""
+    has (present but empty counts) and every set whose categories some Doc keeps (``user_data["cats"]``),
+    sorted."""
     keys: set[str] = set()
     for doc in docs:
         keys.update(doc.spans.keys())
+        cats = doc.user_data.get(CATS_KEY)
+        if isinstance(cats, Mapping):
+            keys.update(k for k in cats if isinstance(k, str) and k and k != "ents")
     return ["ents", *(f"spans:{k}" for k in sorted(keys))]
 
 
@@ -516,6 +561,6 @@ def take_rows(table: SpanTable, keep: np.ndarray) -> SpanTable:
     return SpanTable(table.doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels, feats)
 
 
-__all__ = ["DOC_ID_KEYS", "ExampleSets", "as_docs", "corpus_from_docs", "decode_iob", "doc_id", "doc_relations",
-           "example_sets", "found_selectors", "given_id", "span_feature_names", "span_features", "span_rows",
-           "spans_from_docs", "take_rows", "unique_rows"]
+__all__ = ["CATS_KEY", "DOC_ID_KEYS", "ExampleSets", "as_docs", "corpus_cats", "corpus_from_docs", "decode_iob",
+           "doc_id", "doc_relations", "example_sets", "found_selectors", "given_id", "span_feature_names",
+           "span_features", "span_rows", "spans_from_docs", "take_rows", "unique_rows"]

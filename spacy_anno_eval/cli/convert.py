@@ -7,7 +7,19 @@ from typing import Annotated, Literal
 
 import typer
 
-from .app import Encoding, Features, Format, LabelFeature, Quiet, Sep, app, reader_settings, split
+from .app import (
+    Encoding,
+    Features,
+    Format,
+    LabelFeature,
+    Quiet,
+    ReaderOption,
+    Sep,
+    app,
+    reader_option_files,
+    reader_settings,
+    split,
+)
 
 Target = Literal["docbin", "jsonl"]
 Alignment = Literal["expand", "split"]
@@ -33,21 +45,26 @@ def convert(
     = "expand",
     encoding: Encoding = None,
     sep: Sep = None,
+    reader_option: ReaderOption = None,
     quiet: Quiet = False,
 ) -> None:
     """Convert IN to a spaCy DocBin (doc.spans[NAME] per set spans:NAME, ids in user_data["doc_id"], features
-    as span attributes) or a JSONL that the jsonl reader (one set) or the prodigy reader (several) reads
-    back. A document a set does not cover gets no span group."""
+    as span attributes, document categories in user_data["cats"][NAME] and, for one set, doc.cats) or a JSONL
+    ("spans" and "cats" per record) that the jsonl reader (one set) or the prodigy reader (several) reads
+    back. A document a set does not cover gets no span group and no categories."""
     from ..files import check_outputs
 
-    to_stdout = check_outputs([source], [out])  # before any work: never over the input
+    # before any work: never over an input
+    to_stdout = check_outputs([source, *reader_option_files(reader_option)], [out])
     from ..io.convert import convert as run
     from ..io.convert import target_of
 
     target = to or target_of(out)
     summary = run(source, out, fmt, to=target, sets=split(sets), features=split(features), lang=lang, align=align,
-                  **reader_settings(encoding, sep, label_feature))
+                  **reader_settings(encoding, sep, label_feature, reader_option))
     if not quiet:
         total = sum(summary["annotations"].values())
-        typer.echo(f"{summary['n_docs']} documents, {len(summary['sets'])} set(s), {total} annotations written to "
-                   f"{summary['out']} ({summary['to']})", err=to_stdout)
+        cats = summary.get("categorised") or {}
+        categorised = f", categories of {sum(cats.values())} (set, document) pair(s)" if cats else ""
+        typer.echo(f"{summary['n_docs']} documents, {len(summary['sets'])} set(s), {total} annotations{categorised} "
+                   f"written to {summary['out']} ({summary['to']})", err=to_stdout)

@@ -1,4 +1,5 @@
-"""``anno-eval sets``: the annotation sets a file holds, with their documents and annotations per type."""
+"""``anno-eval sets``: the annotation sets a file holds, with their documents, annotations per type and document
+categories."""
 
 from __future__ import annotations
 
@@ -7,7 +8,18 @@ from typing import Annotated, Any
 
 import typer
 
-from .app import Encoding, Format, JsonOut, LabelFeature, Quiet, Sep, app, reader_settings
+from .app import (
+    Encoding,
+    Format,
+    JsonOut,
+    LabelFeature,
+    Quiet,
+    ReaderOption,
+    Sep,
+    app,
+    reader_option_files,
+    reader_settings,
+)
 
 
 @app.command()
@@ -18,18 +30,20 @@ def sets(
     label_feature: LabelFeature = None,
     encoding: Encoding = None,
     sep: Sep = None,
+    reader_option: ReaderOption = None,
     json_out: JsonOut = None,
     quiet: Quiet = False,
 ) -> None:
     """List the annotation sets a file holds (annotators, users, model versions, span groups): the documents
-    each covers, its annotations per type, and the feature names found. Name a set as spans:NAME in every
-    command."""
+    each covers, its annotations per type, its document categories (documents per chosen label: 'document:
+    LABEL'), and the feature names found. Name a set as spans:NAME in every command."""
     from ..files import check_outputs
 
-    quiet = check_outputs([path], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    quiet = check_outputs([path, *reader_option_files(reader_option)], [json_out]) or quiet  # JSON on stdout: no table
     from ..io.convert import describe_sets, read_sets
 
-    corpus, names, name = read_sets(path, fmt, features=["*"], **reader_settings(encoding, sep, label_feature))
+    options = reader_settings(encoding, sep, label_feature, reader_option)
+    corpus, names, name = read_sets(path, fmt, features=["*"], **options)
     summary = describe_sets(corpus, names, name)
     if json_out is not None:
         from ..report.json import write_json
@@ -67,6 +81,10 @@ def print_sets(summary: dict[str, Any], console: Any = None) -> None:
                       f"{row['documents_covered']} of {n}", "all", str(row["annotations"]), style=None)
         for label, count in row["types"].items():
             table.add_row("", "", "", Text(label), str(count))
+        if "cats" in row:  # document categories: documents per chosen category
+            table.add_row("", "", "", "documents categorised", str(row["documents_categorised"]))
+            for label, count in row["cats"].items():
+                table.add_row("", "", "", Text(f"document: {label}"), str(count))
     console.print(table)
     for alias, target in summary["aliases"].items():
         console.print(Text(f"{alias} also reads {target} (the file's only set)"))

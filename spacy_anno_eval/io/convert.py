@@ -29,6 +29,10 @@ blank pipeline of language ``lang`` (default ``xx``, spaCy's multi-language toke
   ``{group: [features of span 0, of span 1, ...]}`` in the group's order (``ents``: in ``doc.ents`` order).
   Values that msgpack and JSON cannot hold (anything but None, bool, int, float, str, lists and string-keyed
   dicts of them) are written as their ``str()``, with a warning.
+- **Document categories** (:attr:`Corpus.cats <spacy_anno_eval.annotations.table.Corpus.cats>`, the layout
+  of :mod:`spacy_anno_eval.annotations.docs`, which reads them back): each set's categories of a document it
+  covers go to ``doc.user_data["cats"][NAME]`` (``ents`` for ``ents``), so that coverage survives; when the
+  file holds one set they are also the Doc's own ``doc.cats``, which spaCy's textcat trains on.
 - **Tokens**: ``align="expand"`` (the default) makes each span with ``doc.char_span(..., alignment_mode=
   "expand")``; a span whose start or end is not a token boundary grows to whole tokens, and one warning says
   how many did and shows the first. ``align="split"`` keeps every offset exact instead: tokens are also cut at
@@ -36,9 +40,10 @@ blank pipeline of language ``lang`` (default ``xx``, spaCy's multi-language toke
 
 **JSONL** (:func:`corpus_to_records`, :func:`write_jsonl`): spaCy / Prodigy records that this project's
 JSONL reader reads back: ``{"text", "spans": [{"start", "end", "label", "features": {...}}], "meta":
-{"id"}}`` (the reader takes a span's ``features`` dict as its features, by their names). One set gives one
-record per document; a document the set does not cover is still written (JSONL has no coverage), with no
-spans, and a warning counts them. Several sets give Prodigy's multi-annotator layout: one record per
+{"id"}}`` (the reader takes a span's ``features`` dict as its features, by their names), and ``"cats":
+{label: value}`` where the set carries document categories (as spaCy's and Prodigy's JSONL hold them). One set
+gives one record per document; a document the set does not cover is still written (JSONL has no coverage),
+with no spans and no cats, and a warning counts them. Several sets give Prodigy's multi-annotator layout: one record per
 document *and* set covering it, with ``"_annotator_id": NAME``, ``"_session_id": NAME`` and ``"answer":
 "accept"``, so that coverage survives (a set's missing record is a document it does not cover); the
 ``prodigy`` reader reads one set per annotator from such a file.
@@ -48,13 +53,15 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..annotations.table import ALL_FEATURES, Corpus, parse_selector
+from ..annotations.docs import CATS_KEY
+from ..annotations.table import ALL_FEATURES, Corpus, chosen_labels, parse_selector
 from ..errors import ConfigError, InputError, where
 
 #: the ``user_data`` key under which every span's features are kept exactly, per span group
@@ -114,7 +121,9 @@ def read_sets(path: str | os.PathLike, fmt: str = "auto", *, sets: Sequence[str]
 
 def describe_sets(corpus: Corpus, sets: Sequence[str], fmt: str = "") -> dict[str, Any]:
     """What ``anno-eval sets`` shows: per set its documents covered and annotated, its annotations and its
-    annotations per type; the feature names found (``None`` when the reader does not say)."""
+    annotations per type, and for a set that carries document categories the documents it gives one
+    (``documents_categorised``) and the documents per chosen category (``cats``); the feature names found
+    (``None`` when the reader does not say)."""
     n = len(corpus)
     annotators = set(corpus.annotators())
     rows = []
@@ -122,10 +131,15 @@ def describe_sets(corpus: Corpus, sets: Sequence[str], fmt: str = "") -> dict[st
         table = corpus.get_set(name)
         counts = np.bincount(table.label, minlength=len(table.labels)).tolist() if len(table) else []
         order = sorted(range(len(counts)), key=lambda i: (-counts[i], table.labels[i]))
-        rows.append({"name": name, "annotator": name in annotators,
-                     "documents_covered": int(corpus.covered(name).sum()),
-                     "documents_annotated": int(len(np.unique(table.doc))), "annotations": int(len(table)),
-                     "types": {table.labels[i]: int(counts[i]) for i in order if counts[i]}})
+        row = {"name": name, "annotator": name in annotators, "documents_covered": int(corpus.covered(name).sum()),
+               "documents_annotated": int(len(np.unique(table.doc))), "annotations": int(len(table)),
+               "types": {table.labels[i]: int(counts[i]) for i in order if counts[i]}}
+        cats = corpus.doc_cats(name)
+        if cats is not None:
+            per_label = Counter(label for c in cats for label in chosen_labels(c))
+            row["documents_categorised"] = categorised(corpus, name)
+            row["cats"] = dict(sorted(per_label.items(), key=lambda kv: (-kv[1], kv[0])))
+        rows.append(row)
     return {"source": corpus.source, "format": fmt, "n_docs": n, "sets": rows, "aliases": aliases(corpus),
             "features": corpus.found_features}
 
@@ -196,6 +210,7 @@ def corpus_to_docs(corpus: Corpus, sets: Sequence[str], *, lang: str = "xx", ali
         raise ConfigError(f"--lang {lang!r}: spaCy has no language of that code ({type(exc).__name__}); use an "
                           f"ISO code such as en, de, fr, or xx (multi-language)") from None
     tables = {s: corpus.get_set(s) for s in sets}
+    cats = {s: c for s in sets if (c := corpus.doc_cats(s)) is not None}
     plain = _Plain()
     expanded: list[str] = []
     dropped: list[str] = []
@@ -237,6 +252,11 @@ def corpus_to_docs(corpus: Corpus, sets: Sequence[str], *, lang: str = "xx", ali
         doc.user_data.update(ext)
         if record:
             doc.user_data[FEATURES_KEY] = record
+        given = {groups[s] or "ents": dict(c[d]) for s, c in cats.items() if c[d] is not None}
+        if given:
+            doc.user_data[CATS_KEY] = given
+            if len(sets) == 1:
+                doc.cats = dict(next(iter(given.values())))
         if corpus.given_ids is None or corpus.given_ids[d] is not None:
             doc.user_data[DOC_ID_KEY] = doc_id
         docs.append(doc)
@@ -310,6 +330,7 @@ def corpus_to_records(corpus: Corpus, sets: Sequence[str]) -> list[dict[str, Any
         if s != "ents":
             _group(s)
     tables = {s: corpus.get_set(s) for s in sets}
+    cats = {s: c for s in sets if (c := corpus.doc_cats(s)) is not None}
     plain = _Plain()
     several = len(sets) > 1
     uncovered = 0
@@ -324,6 +345,8 @@ def corpus_to_records(corpus: Corpus, sets: Sequence[str]) -> list[dict[str, Any
             record: dict[str, Any] = {"text": text, "spans": [
                 {"start": a, "end": b, "label": label, **({"features": plain(dict(f))} if f else {})}
                 for a, b, label, f in rows]}
+            if s in cats and cats[s][d] is not None:
+                record["cats"] = dict(cats[s][d])
             if meta:
                 record["meta"] = dict(meta)
             if several:
@@ -332,9 +355,9 @@ def corpus_to_records(corpus: Corpus, sets: Sequence[str]) -> list[dict[str, Any
             records.append(record)
     plain.warn("JSON")
     if uncovered:
-        warnings.warn(f"{uncovered} document(s) that {sets[0]} does not cover are written with no spans (a JSONL "
-                      f"of one set cannot tell 'not annotated' from 'annotated with nothing')", ConversionWarning,
-                      stacklevel=2)
+        warnings.warn(f"{uncovered} document(s) that {sets[0]} does not cover are written with no spans and no "
+                      f"cats (a JSONL of one set cannot tell 'not annotated' from 'annotated with nothing')",
+                      ConversionWarning, stacklevel=2)
     return records
 
 
@@ -362,7 +385,13 @@ def convert(source: str | os.PathLike, out: str | os.PathLike, fmt: str = "auto"
     else:
         write_jsonl(corpus_to_records(corpus, chosen), out)
     return {"source": str(source), "format": name, "out": str(out), "to": to, "n_docs": len(corpus),
-            "sets": list(chosen), "annotations": {s: len(corpus.get_set(s)) for s in chosen}}
+            "sets": list(chosen), "annotations": {s: len(corpus.get_set(s)) for s in chosen},
+            "categorised": {s: categorised(corpus, s) for s in chosen if corpus.doc_cats(s) is not None}}
+
+
+def categorised(corpus: Corpus, name: str) -> int:
+    """The documents to which set ``name`` gives a chosen category (:func:`~.table.chosen_labels`)."""
+    return sum(1 for c in corpus.doc_cats(name) or () if chosen_labels(c))
 
 
 def _worth_writing(corpus: Corpus, sets: list[str]) -> list[str]:

@@ -75,7 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.docs import DOC_ID_KEYS, corpus_from_docs, decode_iob, given_id
+from ..annotations.docs import CATS_KEY, DOC_ID_KEYS, corpus_cats, corpus_from_docs, decode_iob, given_id
 from ..annotations.table import INDEX, Corpus, SpanTable, parse_selector
 from ..errors import InputError
 
@@ -95,6 +95,8 @@ def _not_utf8(f: Any, exc: UnicodeDecodeError, part: str = "") -> InputError:
 _ORTH, _ENT_IOB, _ENT_TYPE = 65, 77, 78
 # msgpack encodings (fixstr) of the user_data keys that carry a document id
 _ID_KEYS = tuple(bytes([0xa0 | len(k)]) + k.encode() for k in DOC_ID_KEYS)
+# and of the key that holds each set's categories
+_CATS_KEY = bytes([0xa0 | len(CATS_KEY)]) + CATS_KEY.encode()
 
 
 def read_docbin(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
@@ -165,7 +167,8 @@ def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Se
         except Exception as exc:
             raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
     corpus = corpus_from_docs(docs, selectors, features, source=source)
-    corpus.coverage = span_group_coverage(_docs_per_key(doc.spans.keys() for doc in docs), len(docs))
+    corpus.coverage = span_group_coverage(_docs_per_key([*doc.spans.keys(), *_cats_keys(doc.user_data.get(CATS_KEY))]
+                                                        for doc in docs), len(docs))
     return corpus
 
 
@@ -215,6 +218,8 @@ class _Shard:
     keys: np.ndarray          # spaCy's key (hash or symbol id) of every string
     doc_ids: list[str | None] | None  # from user_data, None when no document has one
     group_docs: dict[str, list[int]]  # span group key -> the documents holding it (present but empty counts)
+    cats: list[Any] | None = None         # doc.cats per document, None when no document has one
+    set_cats: list[Any] | None = None     # user_data["cats"] per document (None where absent), None when none has
 
 
 def _read_fast(files: list[Path], selectors: tuple[str, ...], source: str) -> Corpus:
@@ -244,11 +249,25 @@ def _read_fast(files: list[Path], selectors: tuple[str, ...], source: str) -> Co
     for s in shards:
         for key, docs in s.group_docs.items():
             present.setdefault(key, []).extend(d + offset for d in docs)
+        for key, docs in _docs_per_key(map(_cats_keys, s.set_cats or ()), offset).items():
+            present.setdefault(key, []).extend(docs)  # a set's categories cover their document too
         offset += len(s.sizes)
     found = ["ents", *(f"spans:{k}" for k in sorted(present))]
+    cats = None
+    if any(s.cats is not None or s.set_cats is not None for s in shards):
+        cats = corpus_cats([c for s in shards for c in (s.cats or [None] * len(s.sizes))],
+                           [c for s in shards for c in (s.set_cats or [None] * len(s.sizes))], doc_ids, source)
     return Corpus(doc_ids, texts, {s: table for s in selectors}, source,
                   text_fingerprints=text_fingerprints(orth, spaces, starts), text_lengths=text_lengths,
-                  given_ids=given, found_sets=found, coverage=span_group_coverage(present, len(sizes)))
+                  given_ids=given, found_sets=found, coverage=span_group_coverage(present, len(sizes)), cats=cats)
+
+
+def _cats_keys(set_cats: Any) -> list[str]:
+    """The sets (span group keys) whose categories a document's ``user_data["cats"]`` holds (``ents`` aside:
+    its coverage is not recorded)."""
+    if not isinstance(set_cats, dict):
+        return []
+    return [k for k in set_cats if isinstance(k, str) and k and k != "ents"]
 
 
 def _concat(arrays: list[np.ndarray]) -> np.ndarray:
@@ -289,6 +308,8 @@ def _decode_shard(f: Path) -> _Shard:
         iob=columns.get("iob"), etype=columns.get("etype"), strings=strings, keys=keys,
         doc_ids=_user_data_ids(msg.get("user_data"), len(lengths), f),
         group_docs=_group_docs(msg.get("span_groups"), len(lengths)),
+        cats=_doc_cats(msg.get("cats"), len(lengths)),
+        set_cats=_user_data_cats(msg.get("user_data"), len(lengths), f),
     )
 
 
@@ -310,10 +331,26 @@ def _user_data_ids(user_data: list[Any] | None, n_docs: int, source: Any = "") -
     document."""
     if not user_data:
         return None
+    ids: list[str | None] = []
+    for k, blob in enumerate(user_data):
+        value = None
+        if isinstance(blob, bytes) and any(key in blob for key in _ID_KEYS):
+            data = _user_data(blob, source, k)
+            if isinstance(data, dict):
+                value = given_id(data)
+        ids.append(value)
+    if all(i is None for i in ids):
+        return None
+    return (ids + [None] * n_docs)[:n_docs]
+
+
+def _user_data(blob: bytes, source: Any, k: int) -> Any:
+    """One document's user data decoded; a blob that does not decode (damaged bytes, a string that is not UTF-8)
+    is an :class:`InputError` naming ``source`` and document ``k``."""
     try:
         # the plain unpacker: srsly.msgpack_loads looks up its decoders in the entry points on every call
-        # (about 0.2 ms a document); ids are plain strings, and values that need a decoder (numpy arrays in
-        # other user_data keys) come back as raw dicts, which is harmless here
+        # (about 0.2 ms a document); ids and categories are plain values, and values that need a decoder (numpy
+        # arrays in other user_data keys) come back as raw dicts, which is harmless here
         from srsly.msgpack._unpacker import unpackb
 
         def loads(blob: bytes) -> Any:
@@ -323,24 +360,37 @@ def _user_data_ids(user_data: list[Any] | None, n_docs: int, source: Any = "") -
 
         def loads(blob: bytes) -> Any:
             return srsly.msgpack_loads(blob, use_list=False)
+    try:
+        return loads(blob)
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(source, exc, f"document {k}") from exc
+    except Exception as exc:  # a truncated or foreign blob
+        raise InputError(f"{source}, document {k}: its user data does not decode ({type(exc).__name__}: "
+                         f"{exc}); write the DocBin again from its source") from exc
 
-    ids: list[str | None] = []
-    for k, blob in enumerate(user_data):
-        value = None
-        if isinstance(blob, bytes) and any(key in blob for key in _ID_KEYS):
-            try:
-                data = loads(blob)
-            except UnicodeDecodeError as exc:
-                raise _not_utf8(source, exc, f"document {k}") from exc
-            except Exception as exc:  # a truncated or foreign blob
-                raise InputError(f"{source}, document {k}: its user data does not decode ({type(exc).__name__}: "
-                                 f"{exc}); write the DocBin again from its source") from exc
-            if isinstance(data, dict):
-                value = given_id(data)
-        ids.append(value)
-    if all(i is None for i in ids):
+
+def _user_data_cats(user_data: list[Any] | None, n_docs: int, source: Any = "") -> list[Any] | None:
+    """``user_data["cats"]`` per doc (``None`` where absent), decoding only blobs that may hold the key; ``None``
+    when no document has it."""
+    if not user_data:
         return None
-    return (ids + [None] * n_docs)[:n_docs]
+    found: list[Any] = [None] * n_docs
+    for k, blob in enumerate(user_data[:n_docs]):
+        if isinstance(blob, bytes) and _CATS_KEY in blob:
+            data = _user_data(blob, source, k)
+            if isinstance(data, dict):
+                found[k] = data.get(CATS_KEY)
+    return found if any(c is not None for c in found) else None
+
+
+def _doc_cats(cats: Any, n_docs: int) -> list[Any] | None:
+    """The ``cats`` field (``doc.cats`` per document) when some document has a category, else ``None``; raise
+    :class:`Unrecognised` for another layout, so that spaCy's own reader decides."""
+    if cats is None:
+        return None
+    if not isinstance(cats, list) or len(cats) != n_docs:
+        raise Unrecognised("DocBin cats is not one entry per document")
+    return cats if any(cats) else None
 
 
 _NO_GROUPS = (b"", b"\x90", b"\x80")  # Doc.spans.to_bytes() of a document without span groups (msgpack [] / {})
@@ -602,6 +652,13 @@ def _rest_with_unpacker(rest: memoryview, n_left: int, out: dict[str, Any]) -> N
                 unpacker.skip()
                 raw = bytes(rest[start:unpacker.tell()])
                 if _UNKNOWN_SPACES in raw:
+                    out[key] = unpackb(raw, raw=False)
+            elif key == "cats":  # decoded only when some document has a category (not every map is empty)
+                start = unpacker.tell()
+                unpacker.skip()
+                raw = bytes(rest[start:unpacker.tell()])
+                head = 1 if raw[:1] and 0x90 <= raw[0] <= 0x9f else {0xdc: 3, 0xdd: 5}.get(raw[0] if raw else 0, 0)
+                if not head or raw[head:].count(0x80) != len(raw) - head:
                     out[key] = unpackb(raw, raw=False)
             else:
                 unpacker.skip()

@@ -20,6 +20,13 @@ JSONL conventions use them (https://spacy.io/api/data-formats)::
   ``"1"``, ... counting the documents kept), which is what the DocBin reader
   and :func:`~spacy_anno_eval.annotations.table.corpus_from_docs` use too, so
   files without ids pair by order with any format.
+- ``"cats"``: the document's categories, as spaCy's ``doc.cats`` and
+  Prodigy's ``data-to-spacy`` write them (``{"POSITIVE": 1.0, "NEGATIVE":
+  0.0}``), read into :attr:`Corpus.cats
+  <spacy_anno_eval.annotations.table.Corpus.cats>` under the layer's
+  selectors; when some line has them, a line without them has none (``{}``:
+  JSONL cannot say that a line was not annotated). A value that is not a
+  finite number is a located error.
 - Prodigy's ``"answer"``: with ``skip_rejected=True`` (the default), lines
   whose answer is ``"reject"`` or ``"ignore"`` are left out, because their
   spans are not a judgement of the text; ``skip_rejected=False`` keeps them.
@@ -44,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.table import ALL_FEATURES, INDEX, Corpus, SpanTableBuilder, one_layer_selectors
+from ..annotations.table import ALL_FEATURES, INDEX, Corpus, SpanTableBuilder, cats_value, one_layer_selectors
 from ..errors import InputError, where
 from .parse import MAX_DEPTH, excerpt, json_depth, json_lines, json_value
 
@@ -101,6 +108,8 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
     doc_ids: list[str] = []
     texts: list[str] = []
     names: set[str] | None = set() if wanted else None  # every feature name seen, when features are asked for
+    cats: list[dict[str, float]] = []
+    has_cats = False
     for line_no, record in records:
         if skip_rejected and record.get("answer") in _SKIPPED_ANSWERS:
             continue
@@ -115,13 +124,20 @@ def _corpus(records: Iterable[tuple[int, dict[str, Any]]], source: str, selector
                                      f"needs the document text as a string")
         for start, end, label, feats in _spans(record, source, line_no, named, len(text), wanted, names):
             builder.add(d, start, end, label, feats)
+        if record.get("cats") is not None:
+            has_cats = True
+            cats.append(cats_value(record["cats"], where(source, named, line_no)))
+        else:
+            cats.append({})
         found.append(given)
         doc_ids.append(doc_id)
         texts.append(text)
     table = builder.build()
     lengths = np.fromiter(map(len, texts), dtype=INDEX, count=len(texts))
-    corpus = Corpus(doc_ids, texts, {s: table for s in (tuple(selectors) or ("ents",))}, source,
-                    text_lengths=lengths, given_ids=found, found_features=None if names is None else sorted(names))
+    selectors = tuple(selectors) or ("ents",)
+    corpus = Corpus(doc_ids, texts, {s: table for s in selectors}, source,
+                    text_lengths=lengths, given_ids=found, found_features=None if names is None else sorted(names),
+                    cats={s: [dict(c) for c in cats] for s in selectors} if has_cats else None)
     return corpus, found
 
 
