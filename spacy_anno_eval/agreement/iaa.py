@@ -728,9 +728,10 @@ class _KappaSums:
 
     def __init__(self, specs: list[tuple[str, str | None]], selectors: list[str],
                  comparisons: list[tuple[str, str]], detail: set[tuple[str, str]], coverage: _Coverage,
-                 annotators: list[str] | None = None) -> None:
+                 annotators: list[str] | None = None, non_cat: bool = True) -> None:
         self.specs, self.selectors, self.comparisons, self.detail = specs, selectors, comparisons, detail
         self.coverage = coverage
+        self.non_cat = non_cat  # False: no item can be Non-cat (documents), so it is no category of the tables
         self.annotators = list(annotators or [])
         # per type: each part's (categories, annotators x units codes, -1 missing) for the all-annotator family
         self.units: dict[str, list[tuple[list[str], np.ndarray]]] = {}
@@ -815,11 +816,11 @@ class _KappaSums:
     def ratings(self, label: str) -> tuple[list[str], list[list[str | None]]]:
         """The categories of ``label`` (as :meth:`table`) and the annotators x units ratings of every part
         (a category, ``None`` where the annotator does not cover the unit's document)."""
-        vocab = sorted(self.used.get(label, ())) + [NON_CAT]
+        vocab = sorted(self.used.get(label, ())) + ([NON_CAT] if self.non_cat else [])
         index = {c: k for k, c in enumerate(vocab)}
         blocks = []
-        for part_vocab, codes in self.units.get(label, []):
-            to_global = np.array([index[c] for c in part_vocab] + [-1], dtype=np.int64)  # -1 -> -1
+        for part_vocab, codes in self.units.get(label, []):  # without non_cat no unit has its code: -1 is safe
+            to_global = np.array([index.get(c, -1) for c in part_vocab] + [-1], dtype=np.int64)  # -1 -> -1
             blocks.append(to_global[codes])
         n = len(self.annotators)
         codes = np.concatenate(blocks, axis=1) if blocks else np.zeros((n, 0), dtype=np.int64)
@@ -835,7 +836,7 @@ class _KappaSums:
         summed over the parts."""
         from .classification import ContingencyCounts
 
-        return (sorted(self.used.get(label, ())) + [NON_CAT],
+        return (sorted(self.used.get(label, ())) + ([NON_CAT] if self.non_cat else []),
                 ContingencyCounts.concat(self.cells.get((comparison, label), [])))
 
 
@@ -885,7 +886,7 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
                    fmt: str = "auto", consensus: str | None = None, bootstrap: int = 0, seed: int = 0,
                    shards: bool = False, progress: bool = False, client: Any = None,
                    docs_per_chunk: int | None = None, reader_options: dict[str, Any] | None = None,
-                   missing_as_empty: bool = False) -> dict[str, Any]:
+                   missing_as_empty: bool = False, non_cat: bool = True, units: str = "spans") -> dict[str, Any]:
     """Observed agreement, Cohen's kappa and Scott's pi between every two of ``sets`` on their span annotations.
 
     See the module docstring for items and categories. ``types`` as GATE
@@ -916,6 +917,14 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
     ``sets`` ``None``: the corpus's annotator sets (``sets_note`` says which). Each pair counts the items of
     the documents both annotators cover (``docs_covered`` of ``docs_total``; ``missing_as_empty=True``: every
     document); a pair that shares no document has no figures and is left out of the means.
+
+    ``units="auto"``: when the sets hold no span annotation but carry document categories (a document
+    classification export, read whole, without ``types``), the result is :func:`pairwise_kappa_documents`'s on
+    the corpus already read; ``"spans"`` (the default) compares span annotations only.
+
+    ``non_cat=False`` leaves GATE's ``Non-cat`` out of the categories (it then counts in no table and in no
+    ``q`` of Gwet's AC1 and Brennan-Prediger): for items that every annotator who covers a document categorises,
+    as :func:`pairwise_kappa_documents` makes them.
     """
     from .coefficients import DegenerateAgreementWarning
 
@@ -931,19 +940,29 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
     consensus_comparisons = [(consensus, a) for a in names] if consensus else []
     comparisons = pair_comparisons + consensus_comparisons
     coverage = _Coverage(comparisons, names, missing_as_empty)
-    sums = _KappaSums(specs, selectors, comparisons, set(pair_comparisons), coverage, names)
+    sums = _KappaSums(specs, selectors, comparisons, set(pair_comparisons), coverage, names, non_cat)
     feature_of = {t: f for t, f in specs if f}
     reader = _Parts(corpus, selectors, fmt, features, shards=shards, progress=progress, docs_per_chunk=docs_per_chunk,
                     reader_options=reader_options, typed=set(feature_of))
     source = ""
+    whole, n_parts, with_cats = None, 0, set()
     for offset, part in reader:
         source = source or part.source
         sums.add(offset, part)
+        n_parts += 1
+        whole = part if n_parts == 1 else None  # the corpus read whole (memory holds one part of a stream)
+        with_cats.update(s for s in names if part.doc_cats(s) is not None)
     reader.names.check([t for t, _ in specs], features, feature_of)
     sums.rename(reader.final_ids())
     labels = sums.labels()
     if not labels:
-        raise InputError(f"the sets {', '.join(selectors)} hold no annotations; nothing to compare")
+        cats = [s for s in names if s in with_cats]
+        if cats and units == "auto" and whole is not None and not specs:  # a document classification export
+            return pairwise_kappa_documents(whole, sets, consensus=consensus, bootstrap=bootstrap, seed=seed,
+                                            client=client, missing_as_empty=missing_as_empty)
+        hint = f" (but document categories: {', '.join(cats)}; compare those with documents as units)" if cats \
+            else ""
+        raise InputError(f"the sets {', '.join(selectors)} hold no annotations{hint}; nothing to compare")
 
     caught_messages: list[str] = []
     family_notes: list[str] = []  # the chance-corrected family's undefined figures, in the result, warned once
@@ -1021,6 +1040,29 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
     return out
 
 
+def pairwise_kappa_documents(corpus: Corpus, sets: str | list[str] | None = None, *, consensus: str | None = None,
+                             bootstrap: int = 0, seed: int = 0, client: Any = None,
+                             missing_as_empty: bool = False) -> dict[str, Any]:
+    """:func:`pairwise_kappa` with documents as items: GATE's IAA for classification (user guide 10.5), on the
+    document categories of ``corpus`` (:attr:`~spacy_anno_eval.annotations.table.Corpus.cats`).
+
+    Each document a pair both covers is one item, its category the label each annotator chose (``(none)``
+    where they chose none); where some annotator chose several labels for a document (multi-label), every
+    label is a type of its own whose items are the documents, categories ``yes`` / ``no``, and the means over
+    types are the means over labels (:func:`~spacy_anno_eval.agreement.units.document_spans`, which turns the
+    categories into whole-document annotations so that the one accumulator counts them). Per pair and over all
+    annotators the figures are :func:`pairwise_kappa`'s (Cohen's kappa, Scott's pi, observed and specific
+    agreement, the chance-corrected family, the matrix); ``units`` says what the units were. ``sets`` ``None``:
+    the corpus's annotator sets. Raise :class:`InputError` when none of the sets carries document categories."""
+    from .units import document_spans
+
+    documents, types, info = document_spans(corpus, sets, missing_as_empty=missing_as_empty, consensus=consensus)
+    result = pairwise_kappa(documents, sets, types=types, consensus=consensus, bootstrap=bootstrap, seed=seed,
+                            client=client, missing_as_empty=missing_as_empty, non_cat=False)
+    result["units"] = info
+    return result
+
+
 #: the per-pair chance-corrected figures (a pair's table) and those of all annotators (their ratings)
 PAIR_FAMILY = ("gwet_ac", "brennan_prediger", "pabak")
 OVERALL_FAMILY = ("gwet_ac", "brennan_prediger", "conger_kappa", "fleiss_kappa_averaged")
@@ -1086,5 +1128,5 @@ def to_json(result: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if k not in ("evaluations", "items", "texts")}
 
 
-__all__ = ["MISSING_FEATURE", "MissingFeatureWarning", "pairwise_f", "pairwise_kappa", "parse_sets",
-           "parse_type_features", "parse_types", "resolve_sets", "to_json"]
+__all__ = ["MISSING_FEATURE", "MissingFeatureWarning", "pairwise_f", "pairwise_kappa", "pairwise_kappa_documents",
+           "parse_sets", "parse_type_features", "parse_types", "resolve_sets", "to_json"]

@@ -33,6 +33,24 @@ Several annotations of one set at the same position with different labels
 (INCEpTION's *stacked* annotations, which its agreement does not support)
 give one value, the labels sorted and joined with ``+`` (``LOC+ORG``), and a
 note says how many. Labels are compared as strings.
+
+**Documents as units** (document classification, GATE's IAA for classification, user guide 10.5; the
+categories of :attr:`~spacy_anno_eval.annotations.table.Corpus.cats`): :func:`document_units` makes a unit of
+every document, and :func:`document_spans` the same items as whole-document annotations, so that
+``iaa --measure kappa`` counts them with its one accumulator. A label is *chosen* when its value is at least
+:data:`~spacy_anno_eval.annotations.table.CHOSEN` (0.5; the exports give 1.0 and 0.0). Two layouts, chosen
+from the data (:func:`document_layout`):
+
+- **single-label** (no annotator chose two labels for one document): the value is the chosen label, ``(none)``
+  where the annotator covers the document and chose none; missing where the set does not cover it (or gives it
+  no categories), as for span positions;
+- **multi-label** (some annotator chose two or more labels for a document): a unit is a document and a label
+  (every label some compared set names, chosen or offered), with the value ``yes`` (chosen) or ``no`` (the
+  annotator covers the document and did not choose it) — the usual binary reading of multi-label annotation;
+  ``iaa`` reports each label as a type of its own and their mean.
+
+:func:`units_kind` decides between span positions and documents: ``documents`` when asked, or (``auto``) when
+the compared sets carry document categories and no span annotation.
 """
 
 from __future__ import annotations
@@ -50,6 +68,16 @@ if TYPE_CHECKING:
 
 #: the value of an annotator who covers a document but did not annotate a position of it
 NONE = "(none)"
+#: what a unit is, for each kind of table
+SPAN_UNIT = "span position (document, start, end)"
+DOCUMENT_UNIT = "document"
+DOCUMENT_LABEL_UNIT = "document x label"
+#: a multi-label unit's values: the annotator chose the label, or covers the document and did not
+YES, NO = "yes", "no"
+#: the units ``agreement`` and ``iaa`` compare (``--units``)
+UNITS = ("auto", "spans", "documents")
+#: the annotation type and feature of the whole-document items of :func:`document_spans` (single-label)
+DOCUMENT_TYPE, CATEGORY_FEATURE, CHOSEN_FEATURE = "document", "category", "chosen"
 
 
 @dataclass
@@ -64,14 +92,21 @@ class UnitsTable:
     values: list[list[str | None]]
     documents: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    #: what a unit is (:data:`SPAN_UNIT`, :data:`DOCUMENT_UNIT`, :data:`DOCUMENT_LABEL_UNIT`)
+    unit: str = SPAN_UNIT
+    #: with :data:`DOCUMENT_LABEL_UNIT`, each unit's label (``None`` otherwise)
+    labels: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self.doc)
 
     def to_dict(self) -> dict[str, Any]:
         """What the table was made from, for a report (not the values: ``agreement_summary`` has the figures)."""
-        return {"unit": "span position (document, start, end)", "none_category": self.none_category,
-                "n_units": len(self), "annotators": list(self.annotators), "documents": dict(self.documents)}
+        out = {"unit": self.unit, "none_category": self.none_category, "n_units": len(self),
+               "annotators": list(self.annotators), "documents": dict(self.documents)}
+        if self.labels is not None:
+            out["labels"] = sorted(set(self.labels))
+        return out
 
     @property
     def none_category(self) -> str | None:
@@ -131,8 +166,10 @@ def units_table(corpus: Corpus, sets: str | Iterable[str] | None = None, *, type
     n_units = len(units)
     if not n_units:
         what = f" of the types {', '.join(types)}" if types else ""
-        raise InputError(f"{corpus.source or 'corpus'}: no annotation{what} in any of {', '.join(selectors)}; "
-                         f"agreement needs units")
+        cats = " (they carry document categories: --units documents compares those)" \
+            if any(corpus.doc_cats(s) is not None for s in selectors) else ""
+        raise InputError(f"{corpus.source or 'corpus'}: no annotation{what} in any of {', '.join(selectors)}"
+                         f"{cats}; agreement needs units")
     n_docs = len(corpus)
     covered = {s: corpus.covered(s) for s in selectors}
     unit_doc = units[:, 0]
@@ -169,4 +206,152 @@ def units_table(corpus: Corpus, sets: str | Iterable[str] | None = None, *, type
                       units[:, 2].tolist(), values, documents, notes)
 
 
-__all__ = ["NONE", "UnitsTable", "units_table"]
+def units_kind(corpus: Corpus, selectors: Sequence[str], units: str = "auto") -> str:
+    """``"documents"`` or ``"spans"``: what ``agreement`` / ``iaa --measure kappa`` compare on the sets
+    ``selectors`` of ``corpus`` (module docstring). ``units="documents"`` needs some of the sets to carry document
+    categories (:class:`InputError` naming those that do otherwise); ``"auto"`` gives documents when some set
+    carries categories and none holds a span annotation. :class:`ConfigError` for another value."""
+    if units not in UNITS:
+        raise ConfigError(f"--units must be one of {', '.join(UNITS)}, got {units!r}")
+    if units == "spans":
+        return "spans"
+    with_cats = [s for s in selectors if corpus.doc_cats(s) is not None]
+    if units == "documents":
+        if not with_cats:
+            held = ", ".join(corpus.cats_sets()) or "none"
+            raise InputError(f"{corpus.source or 'corpus'}: --units documents: none of the sets {', '.join(selectors)} "
+                             f"carries document categories (the sets that do: {held}); compare span positions "
+                             f"(--units spans) or name the sets with --sets")
+        return "documents"
+    spans = any(len(corpus.sets[s]) for s in selectors if s in corpus.sets)
+    return "documents" if with_cats and not spans else "spans"
+
+
+def _chosen(corpus: Corpus, selectors: Sequence[str],
+            missing_as_empty: bool) -> tuple[list[list[list[str] | None]], list[str]]:
+    """Per set, per document, the chosen labels (``None``: missing, the set does not cover the document or
+    gives it no categories); and every label some set names (chosen or not), sorted."""
+    from ..annotations.table import chosen_labels
+
+    n = len(corpus)
+    per_set: list[list[list[str] | None]] = []
+    every: set[str] = set()
+    for s in selectors:
+        cats = corpus.doc_cats(s) or [None] * n
+        covered = corpus.covered(s)
+        row: list[list[str] | None] = []
+        for d, c in enumerate(cats):
+            if c is None or not covered[d]:
+                row.append([] if missing_as_empty else None)
+                continue
+            every.update(c)
+            row.append(chosen_labels(c))
+        per_set.append(row)
+    return per_set, sorted(every)
+
+
+def document_layout(chosen: list[list[list[str] | None]]) -> str:
+    """``"multi-label"`` when some annotator chose two or more labels for one document, else ``"single-label"``
+    (``chosen``: per set, per document, the chosen labels or ``None``)."""
+    return "multi-label" if any(c is not None and len(c) > 1 for row in chosen for c in row) else "single-label"
+
+
+def _document_info(corpus: Corpus, selectors: list[str], chosen: list[list[list[str] | None]], layout: str,
+                   labels: list[str], missing_as_empty: bool) -> dict[str, Any]:
+    n = len(corpus)
+    doc_ids = list(corpus.doc_ids)
+    has = [[c is not None for c in row] for row in chosen]
+    return {"n_documents": n, "missing_as_empty": bool(missing_as_empty), "none_category": NONE,
+            "layout": layout, "labels": labels, "sets": list(selectors),
+            "covered": {s: sum(row) for s, row in zip(selectors, has, strict=True)},
+            "not_covered": [{"doc": doc_ids[d], "sets": [s for s, row in zip(selectors, has, strict=True)
+                                                          if not row[d]]}
+                            for d in range(n) if not all(row[d] for row in has)]}
+
+
+def _document_selectors(corpus: Corpus, sets: str | Iterable[str] | None) -> list[str]:
+    """The sets compared on documents: ``sets``, else the corpus's annotator sets; some must carry categories."""
+    selectors = _selectors(corpus, sets)
+    corpus.check_sets(selectors)
+    units_kind(corpus, selectors, "documents")  # some set carries categories, else an error naming those that do
+    return selectors
+
+
+def document_units(corpus: Corpus, sets: str | Iterable[str] | None = None, *,
+                   missing_as_empty: bool = False) -> UnitsTable:
+    """The annotators x units table of ``corpus`` with documents as units (module docstring): one unit per
+    document some set covers (single-label: the chosen label or ``(none)``), or per document and label
+    (multi-label: ``yes`` / ``no``); missing where a set does not cover the document (``missing_as_empty``:
+    covered, nothing chosen). ``sets`` as :func:`units_table`; raise :class:`InputError` when none of them
+    carries document categories or no document is covered."""
+    selectors = _document_selectors(corpus, sets)
+    chosen, labels = _chosen(corpus, selectors, missing_as_empty)
+    layout = document_layout(chosen)
+    lengths = corpus.lengths().tolist()
+    doc_ids = list(corpus.doc_ids)
+    docs = [d for d in range(len(corpus)) if any(row[d] is not None for row in chosen)]
+    if not docs:
+        raise InputError(f"{corpus.source or 'corpus'}: none of {', '.join(selectors)} covers a document with "
+                         f"categories; agreement needs units")
+    if layout == "single-label":
+        values = [[None if row[d] is None else (row[d][0] if row[d] else NONE) for d in docs] for row in chosen]
+        unit_docs, unit_labels = docs, None
+    else:
+        values = [[None if row[d] is None else (YES if label in row[d] else NO) for d in docs for label in labels]
+                  for row in chosen]
+        unit_docs = [d for d in docs for _ in labels]
+        unit_labels = [label for _ in docs for label in labels]
+    info = _document_info(corpus, selectors, chosen, layout, labels, missing_as_empty)
+    return UnitsTable(list(selectors), [doc_ids[d] for d in unit_docs], [0] * len(unit_docs),
+                      [int(lengths[d]) for d in unit_docs], values, info, [],
+                      DOCUMENT_LABEL_UNIT if unit_labels is not None else DOCUMENT_UNIT, unit_labels)
+
+
+def document_spans(corpus: Corpus, sets: str | Iterable[str] | None = None, *, missing_as_empty: bool = False,
+                   consensus: str | None = None) -> tuple[Corpus, list[str], dict[str, Any]]:
+    """The document categories of ``sets`` (and ``consensus``) as whole-document annotations, for
+    ``iaa --measure kappa`` (:func:`~spacy_anno_eval.agreement.iaa.pairwise_kappa_documents`): a corpus in which
+    every set that covers a document holds one annotation ``[0, len(text))`` of type ``document`` whose feature
+    ``category`` is the chosen label or ``(none)`` (single-label), or one of type ``LABEL`` per label with the
+    feature ``chosen`` ``yes`` / ``no`` (multi-label); the types to compare (``document->category``, or
+    ``LABEL->chosen`` per label); and what the units are (:meth:`UnitsTable.to_dict`'s ``documents``, with
+    ``unit`` and ``layout``). A set does not cover a document it has no categories of (coverage is recorded),
+    unless ``missing_as_empty``."""
+    from ..annotations.table import Corpus as CorpusType
+    from ..annotations.table import SpanTableBuilder
+
+    selectors = [s for s in _document_selectors(corpus, sets) if s != consensus]
+    compared = [*selectors, *([consensus] if consensus else [])]
+    chosen, labels = _chosen(corpus, compared, missing_as_empty)
+    layout = document_layout(chosen)
+    lengths = corpus.lengths().tolist()
+    tables, coverage = {}, {}
+    for s, row in zip(compared, chosen, strict=True):
+        builder = SpanTableBuilder()
+        for d, c in enumerate(row):
+            if c is None:
+                continue
+            if layout == "single-label":
+                builder.add(d, 0, int(lengths[d]), DOCUMENT_TYPE, {CATEGORY_FEATURE: c[0] if c else NONE})
+            else:
+                for label in labels:
+                    builder.add(d, 0, int(lengths[d]), label, {CHOSEN_FEATURE: YES if label in c else NO})
+        tables[s] = builder.build()
+        if tables[s].features is None:
+            tables[s].features = []
+        covered = np.array([c is not None for c in row], dtype=bool)
+        if not covered.all():
+            coverage[s] = covered
+    types = [f"{DOCUMENT_TYPE}->{CATEGORY_FEATURE}"] if layout == "single-label" else \
+        [f"{label}->{CHOSEN_FEATURE}" for label in labels]
+    info = _document_info(corpus, compared, chosen, layout, labels, missing_as_empty)
+    info["unit"] = DOCUMENT_UNIT if layout == "single-label" else DOCUMENT_LABEL_UNIT
+    out = CorpusType(list(corpus.doc_ids), corpus.texts, tables, corpus.source, text_lengths=corpus.lengths(),
+                     given_ids=corpus.given_ids, found_sets=list(compared),
+                     found_features=[CATEGORY_FEATURE if layout == "single-label" else CHOSEN_FEATURE],
+                     coverage=coverage or None, annotator_sets=list(selectors), cats=corpus.cats)
+    return out, types, info
+
+
+__all__ = ["DOCUMENT_LABEL_UNIT", "DOCUMENT_UNIT", "NO", "NONE", "SPAN_UNIT", "UNITS", "YES", "UnitsTable",
+           "document_layout", "document_spans", "document_units", "units_kind", "units_table"]

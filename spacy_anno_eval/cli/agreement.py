@@ -1,5 +1,6 @@
-"""``anno-eval agreement``: agreement of annotators on a classification, from a CSV table or from the span positions
-of an annotation corpus (:mod:`spacy_anno_eval.agreement.units`)."""
+"""``anno-eval agreement``: agreement of annotators on a classification, from a CSV table, or from an annotation
+corpus: its span positions, or its documents and their categories (a document classification export: doccano,
+Label Studio choices, Prodigy textcat, ...; :mod:`spacy_anno_eval.agreement.units`)."""
 
 from __future__ import annotations
 
@@ -18,15 +19,23 @@ from .app import (
     LabelFeature,
     MissingAsEmpty,
     Quiet,
+    ReaderOption,
     Seed,
     Sep,
     Types,
     app,
+    reader_option_files,
     reader_settings,
     split,
 )
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
+UnitKind = Literal["auto", "spans", "documents"]
+#: ``--units`` (agreement and iaa): what a unit of an annotation corpus is
+Units = Annotated[UnitKind, typer.Option(
+    "--units", help="Corpus: the units compared: spans (span positions), documents (each document's category: "
+                    "a document classification export; several labels on one document: a unit per document and "
+                    "label, yes/no), or auto: documents when the sets carry document categories and no span.")]
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa", "davies_fleiss_kappa")
 
 
@@ -53,6 +62,8 @@ def agreement(
     types: Types = None,
     label_feature: LabelFeature = None,
     missing_as_empty: MissingAsEmpty = False,
+    units: Units = "auto",
+    reader_option: ReaderOption = None,
     id_column: Annotated[str | None, typer.Option("--id-column", metavar="NAME", help="CSV: the column that holds "
                                                   "the unit ids, not an annotator's values; 'none': every column is "
                                                   "an annotator. Default: found by its header (Unit(s), Item(s), "
@@ -62,32 +73,36 @@ def agreement(
 ) -> None:
     """Agreement of annotators on a classification: Ao, S, pi, kappa (Cohen, Fleiss, Davies & Fleiss), alpha.
     In a CSV table, a leading column of unit ids (irrCAC's 'Units', 'Group,Units') is not an annotator
-    (--id-column). On a corpus, a unit is a span position and an annotator who did not mark it gives '(none)'; a
-    document an annotator has no record of gives missing values. The JSON holds every coefficient."""
+    (--id-column). On a corpus, a unit is a span position and an annotator who did not mark it gives '(none)'; on
+    a document classification export (--units), a unit is a document and its value the label chosen. A document
+    an annotator has no record of gives missing values. The JSON holds every coefficient."""
     from ..files import check_outputs
 
     asked_quiet = quiet
-    quiet = check_outputs([table], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    # before any work; JSON on stdout: no table
+    quiet = check_outputs([table, *reader_option_files(reader_option)], [json_out]) or quiet
     from ..agreement.summary import agreement_summary
     from ..cluster import dask_client
     from ..report.json import write_json
 
     if dask is not None and not bootstrap:
         raise ConfigError("--dask spreads the --bootstrap samples; give --bootstrap N")
-    units = None
+    corpus_table = None
     ratings = None
     if is_corpus(table, fmt):
         if id_column is not None:
             raise ConfigError(f"{table}: --id-column applies to a CSV table; on an annotation corpus the units are "
                               f"span positions")
         if level != "nominal":
-            raise ConfigError(f"--level {level}: the values of span positions are labels and '(none)', nominal "
-                              f"categories; use --level nominal")
-        units = corpus_units(table, fmt, sets, types, label_feature, missing_as_empty, encoding, sep)
-        names, data = units.annotators, units.values
+            raise ConfigError(f"--level {level}: the values of span positions and of documents are labels and "
+                              f"'(none)', nominal categories; use --level nominal")
+        options = reader_settings(encoding, sep, label_feature, reader_option)
+        corpus_table = corpus_units(table, fmt, sets, types, missing_as_empty, options, units)
+        names, data = corpus_table.annotators, corpus_table.values
     else:
         given = [o for o, v in (("--sets", sets), ("--types", types), ("--label-feature", label_feature),
-                                ("--missing-as-empty", missing_as_empty)) if v]
+                                ("--missing-as-empty", missing_as_empty), ("--units", units != "auto"),
+                                ("--reader-option", reader_option)) if v]
         if given:
             raise ConfigError(f"{table}: {given[0]} applies to an annotation corpus; this is read as a CSV table of "
                               f"values (give --format to read it as a corpus)")
@@ -96,9 +111,9 @@ def agreement(
     with dask_client(dask) as client:
         summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, confidence=confidence,
                                     client=client)
-    if units is not None:
-        summary["units"] = units.to_dict()
-        summary["warnings"] = list(dict.fromkeys([*units.notes, *summary["warnings"]]))
+    if corpus_table is not None:
+        summary["units"] = corpus_table.to_dict()
+        summary["warnings"] = list(dict.fromkeys([*corpus_table.notes, *summary["warnings"]]))
     elif ratings is not None:
         if ratings.units() is not None:
             summary["units"] = ratings.units()
@@ -108,7 +123,8 @@ def agreement(
         write_json(summary, json_out)
     if not quiet:
         _print_summary(summary, level)
-    if units is not None and sets is None and not asked_quiet:  # once done (one line on a failure), never under -q
+    if corpus_table is not None and sets is None and not asked_quiet:  # once done (one line on a failure), never
+        # under -q
         typer.echo(f"note: comparing the annotator sets {', '.join(names)} (all the file holds; choose with "
                    f"--sets)", err=True)
 
@@ -152,23 +168,44 @@ def is_corpus(path: Path, fmt: str | None) -> bool:
     return True
 
 
-def corpus_units(path: Path, fmt: str, sets: str | None, types: str | None, label_feature: str | None,
-                 missing_as_empty: bool, encoding: str | None, sep: str | None) -> Any:
-    """The :class:`~spacy_anno_eval.agreement.units.UnitsTable` of the corpus at ``path``."""
-    from ..agreement.units import units_table
+def read_annotators(path: Path, fmt: str, selectors: list[str] | None, options: dict[str, Any]) -> Any:
+    """The corpus at ``path`` holding the sets ``selectors``, else every annotator set it holds (a reader that
+    reads only the sets asked for, such as the DocBin's, is asked again for its annotators)."""
     from ..io import read_corpus
+
+    corpus = read_corpus(path, fmt or "auto", selectors=selectors or ["ents"], **options)
+    if not selectors and any(name not in corpus.sets for name in corpus.annotators()):
+        corpus = read_corpus(path, fmt or "auto", selectors=corpus.annotators(), **options)
+    return corpus
+
+
+def corpus_units(path: Path, fmt: str, sets: str | None, types: str | None, missing_as_empty: bool,
+                 options: dict[str, Any], units: str = "auto") -> Any:
+    """The :class:`~spacy_anno_eval.agreement.units.UnitsTable` of the corpus at ``path`` (``options``: the
+    reader's): its span positions, or its documents (``units``, :func:`~spacy_anno_eval.agreement.units.units_kind`:
+    ``auto`` reads documents when the compared sets carry document categories and no span)."""
+    from ..agreement.units import document_units, units_kind, units_table
+    from ..annotations.table import parse_selector
 
     type_names = split(types)
     if type_names and any("->" in t for t in type_names):
         raise ConfigError("--types: TYPE->FEATURE compares a feature in iaa; agreement takes labels ('PER,ORG'); "
                           "choose the label with --label-feature")
-    selectors = split(sets) or ["ents"]
-    options = reader_settings(encoding, sep, label_feature)
-    corpus = read_corpus(path, fmt or "auto", selectors=selectors, **options)
-    if sets is None and any(name not in corpus.sets for name in corpus.annotators()):
-        # a reader that reads only the sets asked for (DocBin): read again, asking for the annotators it holds
-        corpus = read_corpus(path, fmt or "auto", selectors=corpus.annotators(), **options)
-    return units_table(corpus, sets, types=type_names, missing_as_empty=missing_as_empty)
+    corpus = read_annotators(path, fmt, split(sets), options)
+    selectors = split(sets) or corpus.annotators()
+    for s in selectors:
+        parse_selector(s)
+    if units_kind(corpus, selectors, units) == "documents":
+        if type_names:
+            raise ConfigError("--types selects the span types whose positions are units; documents are compared on "
+                              "every category (leave --types out, or compare span positions with --units spans)")
+        return document_units(corpus, sets, missing_as_empty=missing_as_empty)
+    table = units_table(corpus, sets, types=type_names, missing_as_empty=missing_as_empty)
+    with_cats = [s for s in selectors if corpus.doc_cats(s) is not None]
+    if with_cats and units == "auto":
+        table.notes.append(f"the sets {', '.join(with_cats)} also carry document categories: --units documents "
+                           f"compares those")
+    return table
 
 
 def _print_summary(summary: dict[str, Any], level: str) -> None:
@@ -205,7 +242,10 @@ def _print_summary(summary: dict[str, Any], level: str) -> None:
     if units is not None and "documents" in units:
         documents = units["documents"]
         n = documents["n_documents"]
-        typer.echo("  units are span positions; documents covered:")
+        kind = {"document": "documents", "document x label": f"documents x labels ({documents.get('layout')}: "
+                                                             f"yes/no per label)"}.get(units.get("unit"),
+                                                                                       "span positions")
+        typer.echo(f"  units are {kind}; documents covered:")
         items = [f"{s} {k} of {n}" for s, k in documents["covered"].items()]
         line = ""
         for item in items:  # one set's count never broken across lines

@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 
 import typer
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
+from .agreement import Units
 from .app import (
     Bdm,
     BdmFeature,
@@ -21,13 +22,16 @@ from .app import (
     LabelFeature,
     MissingAsEmpty,
     Quiet,
+    ReaderOption,
     Seed,
     Sep,
     Shards,
     Types,
     app,
     bdm_credit,
+    reader_option_files,
     reader_settings,
+    split,
 )
 
 IaaMeasure = Literal["fmeasure", "kappa"]
@@ -61,6 +65,8 @@ def iaa(
     sep: Sep = None,
     label_feature: LabelFeature = None,
     missing_as_empty: MissingAsEmpty = False,
+    units: Units = "auto",
+    reader_option: ReaderOption = None,
     missing_feature: Annotated[MissingFeature | None, typer.Option(
         "--missing-feature", help="--measure fmeasure with TYPE->FEATURE: an annotation of TYPE without FEATURE is "
                                   "left out (drop, the default, as GATE's IAA plugin; a warning counts them per "
@@ -76,13 +82,16 @@ def iaa(
 ) -> None:
     """Inter-annotator agreement of N annotators on spans: pairwise F or kappa (with Gwet's AC1, Brennan-Prediger,
     PABAK, Conger, Fleiss), mean of pairs, the agreement matrix. Types as GATE writes them: 'Per->label;Org' (the
-    feature 'label' significant for Per only)."""
+    feature 'label' significant for Per only). On a document classification export (doccano, Label Studio
+    choices, Prodigy textcat, ...), --measure kappa compares the documents' categories (GATE's IAA for
+    classification; --units)."""
     from ..files import check_outputs
 
     asked_quiet = quiet
-    quiet = check_outputs([corpus, bdm], [json_out, html_out and html_out / "index.html"],
+    quiet = check_outputs([corpus, bdm, *reader_option_files(reader_option)],
+                          [json_out, html_out and html_out / "index.html"],
                           folders=[html_out]) or quiet  # before any work; JSON on stdout: no table
-    from ..agreement.iaa import pairwise_f, pairwise_kappa, parse_types, to_json
+    from ..agreement.iaa import pairwise_f, pairwise_kappa, pairwise_kappa_documents, parse_types, to_json
     from ..cluster import dask_client
     from ..report.json import write_json
 
@@ -94,18 +103,40 @@ def iaa(
                           "type's feature as Non-cat (GATE 10.5.1)")
     if dask is not None and not (kappa and bootstrap):
         raise ConfigError("--dask spreads the bootstrap samples of --measure kappa --bootstrap N; use it with those")
-    options = reader_settings(encoding, sep, label_feature)
+    if units == "documents":
+        if not kappa:
+            raise ConfigError("--units documents: documents are compared on their categories with --measure kappa "
+                              "(GATE's IAA for classification); give --measure kappa")
+        if shards or chunk_docs:
+            raise ConfigError("--units documents reads the corpus whole; leave out --shards and --chunk-docs")
+        if types:
+            raise ConfigError("--types selects span types; documents are compared on every category (leave --types "
+                              "out, or compare spans with --units spans)")
+    options = reader_settings(encoding, sep, label_feature, reader_option)
     if kappa:
         with dask_client(dask) as client:
-            result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus, bootstrap=bootstrap,
-                                    seed=seed, shards=shards, progress=not quiet, client=client,
-                                    docs_per_chunk=chunk_docs, reader_options=options,
-                                    missing_as_empty=missing_as_empty)
+            if units == "documents":
+                from .agreement import read_annotators
+
+                named = split(sets)
+                whole = read_annotators(corpus, fmt, named + ([consensus] if consensus else []) if named else None,
+                                        options)
+                result = pairwise_kappa_documents(whole, sets, consensus=consensus, bootstrap=bootstrap, seed=seed,
+                                                  client=client, missing_as_empty=missing_as_empty)
+            else:
+                result = pairwise_kappa(str(corpus), sets, types=types, fmt=fmt, consensus=consensus,
+                                        bootstrap=bootstrap, seed=seed, shards=shards, progress=not quiet,
+                                        client=client, docs_per_chunk=chunk_docs, reader_options=options,
+                                        missing_as_empty=missing_as_empty, units=units)
     else:
         result = pairwise_f(str(corpus), sets, types=types, fmt=fmt, beta=beta, consensus=consensus,
                             credit=bdm_credit(bdm, bdm_feature, parse_types(types)[1]), shards=shards,
                             progress=not quiet, docs_per_chunk=chunk_docs, reader_options=options,
                             missing_as_empty=missing_as_empty, missing_feature=missing_feature or "drop")
+        if not result["per_type"]:  # no span in any set: an F of 0/0 is no figure (never a silent zero)
+            raise InputError(f"{corpus}: the sets {', '.join(result['annotators'])} hold no span annotation; nothing "
+                             f"to compare with --measure fmeasure (a document classification export: compare its "
+                             f"documents' categories with --measure kappa)")
     if json_out is not None:  # machine output first
         write_json(to_json(result), json_out)
     written = {}
@@ -128,3 +159,9 @@ def iaa(
                        err=True)
     if result.get("sets_note") and not asked_quiet:  # which sets were chosen (the JSON says it too): once done
         typer.echo(f"note: {result['sets_note']}", err=True)
+    if result.get("units") and not asked_quiet:  # documents as items (the JSON's "units" says it too)
+        info = result["units"]
+        labels = ", ".join(info["labels"][:10]) + (", ..." if len(info["labels"]) > 10 else "")
+        each = "each document is an item, its category the label chosen" if info["layout"] == "single-label" else \
+            "each label is a type, its items the documents, yes/no"
+        typer.echo(f"note: the units are documents ({info['layout']}: {each}; labels: {labels})", err=True)
