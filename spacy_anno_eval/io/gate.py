@@ -64,8 +64,27 @@ Choices:
   holding lists and maps, ``java.util.*``, unknown classes) keeps the text
   GATE wrote (XStream XML, inline elements included) as a string, compared as such. A ``Feature``
   without ``Value`` (a null value) is left out. bdoc feature values are kept
-  as JSON gives them (lists and maps included). Document features are checked
-  but not kept (a corpus has no place for them).
+  as JSON gives them (lists and maps included).
+- **Document categories** (:attr:`Corpus.cats
+  <spacy_anno_eval.annotations.table.Corpus.cats>`) are read only when the
+  option ``cats_feature=NAME`` (CLI ``--reader-option cats_feature=NAME``)
+  names the feature that holds them, since a GATE document holds many
+  features that are no category (``gate.SourceURL``, ``MimeType``, a
+  pipeline's own). With it: (1) in each annotation set, an annotation of type
+  ``Document`` that carries ``NAME`` (GATE Teamware exports each annotator's
+  answers so: ``{"type": "Document", "start": 0, "end": ..., "features":
+  {"sentiment": "positive", "topics": ["a", "b"]}}`` in the set named after
+  the annotator) gives that set the category ``NAME``'s value (a list: each
+  item, several labels), and is no span; (2) GATE's document features
+  (``GateDocumentFeatures``, bdoc ``"features"``) belong to no annotation set,
+  so the document feature ``NAME`` gives the categories of the set
+  ``document`` (readable as ``spans:document``, no annotator: compared only
+  when named, e.g. as the gold label). A ``NAME`` that no document feature and
+  no ``Document`` annotation carries is a :class:`ConfigError` listing those
+  that exist. Without the option, one note counts the ``Document``
+  annotations (read as spans) and the document features other than GATE's own
+  (``gate.*``, ``MimeType``, ``docNewLineType``, ``teamware_status``) and names
+  the option.
 - **Zero-length annotations** (GATE allows them) are left out with one
   :class:`ZeroLengthWarning` (the builder's rule).
 - **Errors.** Invalid XML or JSON, a missing ``TextWithNodes``/``text``, an
@@ -87,7 +106,7 @@ from pathlib import Path
 from typing import Any
 
 from ..annotations.table import Corpus
-from ..errors import CoveredTextWarning, InputError, where
+from ..errors import ConfigError, CoveredTextWarning, InputError, where
 from .multiset import MultiSetBuilder
 from .offsets import Utf16Offsets
 from .parse import finite_number, json_file
@@ -96,6 +115,12 @@ from .xml import local_name, parse_xml, root_name
 DEFAULT_SET = "default"
 DEFAULT_SET_RENAMED = "_default"
 ORIGINAL_MARKUPS = "Original markups"
+#: GATE Teamware's annotation of an annotator's answers about the whole document
+TEAMWARE_TYPE = "Document"
+#: the set whose categories the document features give (``cats_feature``)
+DOCUMENT_SET = "document"
+#: document features GATE (and Teamware) write about the file, never a category
+_GATE_OWN_FEATURES = ("MimeType", "docNewLineType", "teamware_status")
 
 _INT_CLASSES = {"java.lang.Integer", "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.math.BigInteger"}
 _FLOAT_CLASSES = {"java.lang.Double", "java.lang.Float", "java.math.BigDecimal"}
@@ -119,6 +144,7 @@ class _Doc:
     source: str
     sets: list[tuple[str | None, list[_Ann]]] = field(default_factory=list)  # None: the unnamed set
     ignored: list[str] = field(default_factory=list)
+    features: dict[str, Any] = field(default_factory=dict)  # the document features
 
 
 # -- GATE XML ---------------------------------------------------------------------------------------------------
@@ -217,7 +243,7 @@ def _read_gate_xml(path: Path, doc_id: str) -> tuple[_Doc, tuple[int, str] | Non
     for child in root:
         tag = local_name(child.tag)
         if tag == "GateDocumentFeatures":
-            _xml_features(child, f"{here}, GateDocumentFeatures")
+            doc.features.update(_xml_features(child, f"{here}, GateDocumentFeatures"))
         elif tag == "AnnotationSet":
             name = child.get("Name") or None
             set_loc = f"set {name or DEFAULT_SET!r}" if name else "the default (unnamed) set"
@@ -272,7 +298,7 @@ def _read_bdoc(path: Path, doc_id: str) -> _Doc:
     sets = {} if sets is None else sets
     if not isinstance(sets, dict):
         raise InputError(f"{here}: \"annotation_sets\" must be an object {{name: set}}")
-    doc = _Doc(doc_id, text, src)
+    doc = _Doc(doc_id, text, src, features=dict(data.get("features") or {}))
     for key, aset in sets.items():
         set_loc = f"{here}, set {key!r}" if key else f"{here}, the default (unnamed) set"
         if not isinstance(aset, dict):
@@ -356,12 +382,16 @@ def _files(p: Path) -> tuple[list[tuple[Path, str]], int]:
 
 
 def read_gate(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), features: Sequence[str] | None = None,
-              label_feature: str | None = None, **options: Any) -> Corpus:
+              label_feature: str | None = None, cats_feature: str | None = None, **options: Any) -> Corpus:
     """Read GATE XML, bdoc JSON, or a folder of them, into a :class:`Corpus` with one set per annotation set.
 
     See the module docstring for the formats and the choices made. ``label_feature`` takes labels from that
-    feature instead of the annotation type; ``options`` exist so that every reader is called alike.
+    feature instead of the annotation type; ``cats_feature`` names the feature that holds the documents'
+    categories (of ``Document`` annotations per set, and of the document features for the set ``document``);
+    ``options`` exist so that every reader is called alike.
     """
+    if cats_feature is not None and (not isinstance(cats_feature, str) or not cats_feature):
+        raise ConfigError(f"cats_feature must name a feature (a non-empty string), got {cats_feature!r}")
     p = Path(path)
     if not p.exists():
         raise InputError(f"{p}: no such file or folder")
@@ -395,6 +425,7 @@ def read_gate(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), 
     read_from: dict[tuple[str, str], str] = {}
     ignored: set[str] = set()
     markups_again = 0
+    cats = _Cats(builder, cats_feature)
     for d in docs:
         ignored.update(d.ignored)
         di = builder.document(d.doc_id, d.text, d.source)
@@ -417,13 +448,82 @@ def read_gate(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), 
             read_from[(d.doc_id, set_name)] = d.source
             builder.cover(set_name, di, annotator)
             for a in anns:
-                _add(builder, set_name, di, a, annotator)
+                if not cats.annotation(set_name, di, a, annotator):
+                    _add(builder, set_name, di, a, annotator)
+        cats.document(d, di, in_this)
     if ignored:
         builder.note(f"elements ignored (not annotations this reader compares): {', '.join(sorted(ignored))}")
     if markups_again:
         builder.note(f"{markups_again} further copy(ies) of {ORIGINAL_MARKUPS!r} of a document already read were "
                      f"skipped")
+    cats.finish(str(p))
     return builder.build(selectors)
+
+
+class _Cats:
+    """The documents' categories by ``cats_feature`` (module docstring), and what is counted without it."""
+
+    def __init__(self, builder: MultiSetBuilder, feature: str | None) -> None:
+        self.b, self.feature = builder, feature
+        self.read = 0
+        self.teamware = 0                          # Document annotations (without the option: read as spans)
+        self.doc_features: dict[str, int] = {}     # document features other than GATE's own, by name
+        self.annotation_features: set[str] = set()  # the features of Document annotations
+
+    def annotation(self, set_name: str, doc: int, a: _Ann, annotator: bool) -> bool:
+        """Read a ``Document`` annotation carrying the feature as ``set_name``'s categories; whether it was."""
+        if a.type != TEAMWARE_TYPE:
+            return False
+        self.teamware += 1
+        self.annotation_features.update(a.features)
+        if self.feature is None or self.feature not in a.features:
+            return False
+        for label in _labels(a.features[self.feature]):
+            self.b.categorise(set_name, doc, label, annotator=annotator, loc=a.where)
+        self.read += 1
+        return True
+
+    def document(self, d: _Doc, doc: int, set_names: set[str]) -> None:
+        """The document feature, as the categories of the set ``document``."""
+        for name in d.features:
+            if not name.startswith("gate.") and name not in _GATE_OWN_FEATURES:
+                self.doc_features[name] = self.doc_features.get(name, 0) + 1
+        if self.feature is None or self.feature not in d.features:
+            return
+        if DOCUMENT_SET in set_names:
+            raise InputError(f"{where(d.source, d.doc_id)}: the document has an annotation set named "
+                             f"{DOCUMENT_SET!r}, the set the document feature {self.feature!r} is read into; rename "
+                             f"the annotation set")
+        self.b.cover(DOCUMENT_SET, doc, annotator=False)
+        for label in _labels(d.features[self.feature]):
+            self.b.categorise(DOCUMENT_SET, doc, label, annotator=False, loc=where(d.source, d.doc_id))
+        self.read += 1
+
+    def finish(self, source: str) -> None:
+        """Refuse a feature that nothing carries; without the option, note what holds categories maybe."""
+        if self.feature is not None:
+            if not self.read:
+                found = ", ".join(sorted(self.doc_features)) or "none"
+                on_annotations = ", ".join(sorted(self.annotation_features)) or "none"
+                raise ConfigError(f"{source}: cats_feature {self.feature!r}: no document feature and no "
+                                  f"{TEAMWARE_TYPE!r} annotation carries it; the document features are: {found}; "
+                                  f"the features of {TEAMWARE_TYPE!r} annotations: {on_annotations}")
+            return
+        if self.teamware or self.doc_features:
+            names = sorted(self.doc_features)
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            parts = [f"{self.teamware} {TEAMWARE_TYPE!r} annotation(s) read as spans"] if self.teamware else []
+            if names:
+                parts.append(f"the document feature(s) {shown} left out")
+            self.b.note(f"{' and '.join(parts)}; --reader-option cats_feature=NAME (Python: cats_feature=NAME) "
+                        f"reads the feature NAME as the documents' categories")
+
+
+def _labels(value: Any) -> list[str]:
+    """The categories of a feature value: a string, or each item of a list; other values as their text; none
+    for ``None`` or ``""``."""
+    items = value if isinstance(value, list) else [value]
+    return [v if isinstance(v, str) else str(v) for v in items if v is not None and v != ""]
 
 
 def _add(builder: MultiSetBuilder, set_name: str, doc: int, a: _Ann, annotator: bool) -> None:

@@ -202,13 +202,16 @@ class MultiSetBuilder:
         self._sets[set_name].add(doc, start, end, label, kept)
 
     def categorise(self, set_name: str, doc: int, label: Any, value: float = 1.0, *,
-                   annotator: bool = True, loc: str | None = None) -> None:
+                   annotator: bool = True, loc: str | None = None, type_name: str | None = None) -> None:
         """Give document ``doc`` the category ``label`` in set ``set_name`` with ``value`` (spaCy's ``doc.cats``:
         1.0 chosen, 0.0 offered and not chosen, or rejected); covers the document. A label given twice keeps
-        the larger value. Raise :class:`InputError` at ``loc`` (default: the document) for a label that is not a
-        non-empty string or a number (a number is its text: doccano's label ids), or a value that is no finite
-        number."""
+        the larger value. ``type_name``: the type of the document annotation it came from (INCEpTION's document
+        metadata), a type ``label_feature="Type->feature"`` may name. Raise :class:`InputError` at ``loc``
+        (default: the document) for a label that is not a non-empty string or a number (a number is its text:
+        doccano's label ids), or a value that is no finite number."""
         self.cover(set_name, doc, annotator)
+        if type_name is not None:
+            self._types_seen.add(type_name)
         here = loc or where(self.source, self.doc_ids[doc])
         if isinstance(label, int) and not isinstance(label, bool):
             label = str(label)

@@ -32,6 +32,16 @@ refused.
   (Token, Sentence, Paragraph, Lemma, Stem, ...) and ``metadata.type``
   (TagsetDescription, ...) packages (:data:`STRUCTURAL_PACKAGES`). Types of
   other packages with the same short names (``cassis.Token``) are read.
+- **Document annotations** (INCEpTION's *document metadata* layers, user guide "Document metadata": types
+  that inherit from ``uima.cas.AnnotationBase``, not ``uima.tcas.Annotation``, so they have no
+  ``begin``/``end`` and apply to the whole document, e.g. ``<custom:Sentiment xmi:id="12" sofa="1"
+  value="positive"/>`` of type ``webanno.custom.Sentiment``) are the document's categories for the file's set
+  (:attr:`Corpus.cats <spacy_anno_eval.annotations.table.Corpus.cats>`), not spans. A feature structure is one
+  when it is on the Sofa (its ``sofa`` attribute), has neither ``begin`` nor ``end``, is no ``cas:`` element
+  and, with a type system, is an ``AnnotationBase`` and no ``Annotation``. Its category is the value of
+  ``label_feature`` (``Sentiment->value`` names the type too) where it has one; else the value of its only
+  feature when it has exactly one (a string array gives each of its strings, several labels); else its type's
+  short name (a layer without features: the annotation itself is the label).
 - **Relations are left out** unless ``relations=True``: an annotation with
   both a ``Governor`` and a ``Dependent`` feature (INCEpTION's relation
   layers, DKPro ``Dependency``) is a link between two spans, not a span; a
@@ -85,7 +95,7 @@ import os
 import re
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from xml.etree.ElementTree import Element
@@ -225,13 +235,15 @@ class XmiAnnotation:
 
 @dataclass
 class XmiDocument:
-    """What one XMI file holds: the Sofa text and its annotations (code points), and what was left out."""
+    """What one XMI file holds: the Sofa text and its annotations (code points), its document annotations
+    (``document``: INCEpTION's document metadata, no offsets), and what was left out."""
 
     text: str
     annotations: list[XmiAnnotation]
     structural: int = 0
     relations: int = 0
     other_views: int = 0
+    document: list[XmiAnnotation] = field(default_factory=list)
 
 
 def _describe(elem: Element) -> str:
@@ -336,6 +348,10 @@ def read_xmi_document(root: Element, source: str, doc_id: str, ts: TypeSystem | 
     out = XmiDocument(text, [])
     for elem in root:
         if "begin" not in elem.attrib and "end" not in elem.attrib:
+            if _is_document_annotation(elem, sofa_id, members, ts):
+                tname = type_name(elem.tag)
+                out.document.append(XmiAnnotation(tname, 0, len(text), values.features(elem, tname),
+                                                  _describe(elem)))
             continue
         tname = type_name(elem.tag)
         if elem.get("sofa", sofa_id) != sofa_id:
@@ -376,6 +392,42 @@ def _is_structural(tname: str, ts: TypeSystem | None) -> bool:
     if tname in _KNOWN_DOCUMENT_ANNOTATIONS or tname.startswith(STRUCTURAL_PACKAGES):
         return True
     return ts is not None and ts.is_a(tname, DOCUMENT_ANNOTATION)
+
+
+def _is_document_annotation(elem: Element, sofa_id: str | None, members: set[str] | None,
+                            ts: TypeSystem | None) -> bool:
+    """Whether ``elem`` (without ``begin``/``end``) annotates the whole document of Sofa ``sofa_id``: an
+    ``AnnotationBase`` on that Sofa (INCEpTION's document metadata), indexed in its view, no ``cas:`` element,
+    and with a type system no ``uima.tcas.Annotation``."""
+    if elem.get("sofa") is None or elem.get("sofa") != sofa_id or elem.tag.startswith(f"{{{CAS_NS}}}"):
+        return False
+    if members is not None and elem.get(f"{{{XMI_NS}}}id") not in members:
+        return False
+    tname = type_name(elem.tag)
+    if ts is None:
+        return not tname.startswith(("uima.cas.", "uima.tcas."))
+    return ts.is_a(tname, "uima.cas.AnnotationBase") and not ts.is_a(tname, "uima.tcas.Annotation")
+
+
+def document_labels(a: XmiAnnotation, label_type: str | None, label_feature: str | None) -> list[str]:
+    """The categories a document annotation gives (module docstring): ``label_feature``'s value where it has one
+    (and, with ``label_type``, its type is that type), else its only feature's value, else its type's short
+    name; a list value gives each item; an empty value counts as none."""
+    short = a.type.rsplit(".", 1)[-1]
+
+    def values(value: Any) -> list[str]:
+        items = value if isinstance(value, list) else [value]
+        return [v if isinstance(v, str) else str(v) for v in items if v is not None and v != ""]
+
+    if label_feature is not None and (label_type is None or label_type == short):
+        found = values(a.features.get(label_feature))
+        if found:
+            return found
+    if len(a.features) == 1:
+        found = values(next(iter(a.features.values())))
+        if found:
+            return found
+    return [short]
 
 
 def _is_relation(elem: Element, tname: str, ts: TypeSystem | None) -> bool:
@@ -592,6 +644,10 @@ def read_xmi(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), f
             builder.declare_set(set_name, annotator)
             continue
         builder.cover(set_name, d, annotator)
+        for a in doc.document:
+            for label in document_labels(a, builder.label_type, builder.label_feature):
+                builder.categorise(set_name, d, label, annotator=annotator, loc=f"{entry.source}, {a.element}",
+                                   type_name=a.type.rsplit(".", 1)[-1])
         for a in doc.annotations:
             try:
                 builder.add(set_name, d, a.start, a.end, a.type.rsplit(".", 1)[-1], a.features, annotator=annotator)
@@ -611,5 +667,5 @@ def read_xmi(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",), f
     return builder.build(selectors)
 
 
-__all__ = ["STRUCTURAL_PACKAGES", "TypeSystem", "XmiDocument", "parse_typesystem", "read_xmi", "read_xmi_document",
-           "type_name"]
+__all__ = ["STRUCTURAL_PACKAGES", "TypeSystem", "XmiDocument", "document_labels", "parse_typesystem", "read_xmi",
+           "read_xmi_document", "type_name"]

@@ -19,7 +19,7 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import ConfigError, InputError
 from spacy_anno_eval.io import detect_format, read_corpus
 from spacy_anno_eval.io.convert import convert, corpus_to_docs, corpus_to_records
 from tests.conftest import shared_file
@@ -249,3 +249,118 @@ def test_sets_shows_the_documents_per_category(tmp_path) -> None:
     rows = {r["name"]: r for r in json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["sets"]}
     assert rows["spans:user2"]["cats"] == {"neg": 2, "pos": 1}
     assert rows["spans:user2"]["documents_categorised"] == 2 and rows["spans:user2"]["documents_covered"] == 2
+
+
+# -- INCEpTION XMI: document metadata layers -----------------------------------------------------------------------
+
+TYPESYSTEM = """<?xml version="1.0" encoding="UTF-8"?>
+<typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier">
+  <types>
+    <typeDescription><name>webanno.custom.Sentiment</name><supertypeName>uima.cas.AnnotationBase</supertypeName>
+      <features><featureDescription><name>value</name><rangeTypeName>uima.cas.String</rangeTypeName>
+      </featureDescription></features></typeDescription>
+    <typeDescription><name>webanno.custom.Relevant</name><supertypeName>uima.cas.AnnotationBase</supertypeName>
+    </typeDescription>
+    <typeDescription><name>webanno.custom.Source</name><supertypeName>uima.cas.TOP</supertypeName>
+      <features><featureDescription><name>url</name><rangeTypeName>uima.cas.String</rangeTypeName>
+      </featureDescription></features></typeDescription>
+    <typeDescription><name>de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity</name>
+      <supertypeName>uima.tcas.Annotation</supertypeName>
+      <features><featureDescription><name>value</name><rangeTypeName>uima.cas.String</rangeTypeName>
+      </featureDescription></features></typeDescription>
+  </types>
+</typeSystemDescription>
+"""
+
+
+def _xmi(sentiment: str | None, relevant: bool) -> str:
+    """An INCEpTION XMI (UIMA CAS XMI as its exports hold it) with a document metadata layer ``Sentiment``
+    (feature ``value``), one without features (``Relevant``), a span layer and a TOP that is no annotation."""
+    members = ["13"] + (["12"] if sentiment else []) + (["14"] if relevant else [])
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<xmi:XMI xmlns:xmi="http://www.omg.org/XMI" xmlns:cas="http:///uima/cas.ecore"
+    xmlns:custom="http:///webanno/custom.ecore"
+    xmlns:type="http:///de/tudarmstadt/ukp/dkpro/core/api/ner/type.ecore" xmi:version="2.0">
+  <cas:NULL xmi:id="0"/>
+  <cas:Sofa xmi:id="1" sofaNum="1" sofaID="_InitialView" mimeType="text" sofaString="Great phone, Apple did well."/>
+  {f'<custom:Sentiment xmi:id="12" sofa="1" value="{sentiment}"/>' if sentiment else ''}
+  <type:NamedEntity xmi:id="13" sofa="1" begin="13" end="18" value="ORG"/>
+  {'<custom:Relevant xmi:id="14" sofa="1"/>' if relevant else ''}
+  <custom:Source xmi:id="15" url="http://example.org"/>
+  <cas:View sofa="1" members="{' '.join(members)}"/>
+</xmi:XMI>
+"""
+
+
+@pytest.mark.parametrize("with_typesystem", [True, False])
+def test_inception_document_metadata_is_each_annotators_categories(tmp_path, with_typesystem) -> None:
+    export = tmp_path / "export"
+    for doc, users in (("review1.txt", {"alice": ("positive", True), "bob": ("negative", False)}),
+                       ("review2.txt", {"alice": (None, False)})):
+        folder = export / "annotation" / doc
+        folder.mkdir(parents=True)
+        for user, (sentiment, relevant) in users.items():
+            (folder / f"{user}.xmi").write_text(_xmi(sentiment, relevant), encoding="utf-8")
+            if with_typesystem:
+                (folder / "TypeSystem.xml").write_text(TYPESYSTEM, encoding="utf-8")
+    c = _read(export)
+    assert c.doc_ids == ["review1.txt", "review2.txt"]
+    # the one-feature layer gives its value; the layer without features its type; the TOP is no category
+    assert c.doc_cats("spans:alice") == [{"positive": 1.0, "Relevant": 1.0}, {}]
+    assert c.doc_cats("spans:bob") == [{"negative": 1.0}, None]
+    t = c.get_set("spans:alice")
+    assert [t.labels[i] for i in t.label] == ["NamedEntity", "NamedEntity"]  # the span layer stays spans
+    only = _read(export, label_feature="Sentiment->value")
+    assert only.doc_cats("spans:alice") == [{"positive": 1.0, "Relevant": 1.0}, {}]
+    assert len(only.get_set("spans:alice")) == 0  # Sentiment->value reads that type's spans only: none
+
+
+# -- GATE: Teamware answers and document features ------------------------------------------------------------------
+
+
+def _teamware(tmp_path: Path) -> Path:
+    """GATE Teamware's 'gate' export (docs/manageradminguide: bdocjs, each annotator's answers in a ``Document``
+    annotation of the set named after them), and the same as GATE XML for the document features."""
+    folder = tmp_path / "teamware"
+    folder.mkdir()
+    for i, (radio1, radio2, gold) in enumerate((("val3", "val3", "val3"), ("val1", "val2", "val2"))):
+        doc = {"name": i, "text": f"Document text {i}", "offset_type": "p",
+               "features": {"gold": gold, "teamware_status": {"rejected_by": [], "timed_out": [], "aborted": []}},
+               "annotation_sets": {
+                   "user1": {"name": "user1", "annotations": [{"type": "Document", "start": 0, "end": 10, "id": 0,
+                                                               "features": {"radio": radio1, "checkbox": ["val2"],
+                                                                            "text": "free text"}}]},
+                   "user2": {"name": "user2", "annotations": [{"type": "Document", "start": 0, "end": 10, "id": 0,
+                                                               "features": {"radio": radio2}}]}}}
+        (folder / f"doc{i}.bdocjs").write_text(json.dumps(doc), encoding="utf-8")
+    return folder
+
+
+def test_gate_teamware_answers_are_read_by_the_feature_named(tmp_path) -> None:
+    folder = _teamware(tmp_path)
+    with pytest.warns(UserWarning, match=r"4 'Document' annotation.*gold left out.*cats_feature=NAME"):
+        plain = read_corpus(folder)
+    assert plain.cats is None and len(plain.get_set("spans:user1")) == 2  # without the option: spans
+    c = _read(folder, cats_feature="radio")
+    assert c.doc_cats("spans:user1") == [{"val3": 1.0}, {"val1": 1.0}]
+    assert c.doc_cats("spans:user2") == [{"val3": 1.0}, {"val2": 1.0}]
+    assert len(c.get_set("spans:user1")) == 0  # the answers are no spans
+    assert _read(folder, cats_feature="checkbox").doc_cats("spans:user1") == [{"val2": 1.0}, {"val2": 1.0}]
+
+
+def test_gate_document_features_are_the_document_sets_categories(tmp_path) -> None:
+    folder = _teamware(tmp_path)
+    c = _read(folder, cats_feature="gold")
+    assert c.doc_cats("spans:document") == [{"val3": 1.0}, {"val2": 1.0}]
+    assert "spans:document" not in c.annotators()  # a document feature is nobody's annotation
+    xml = tmp_path / "doc.xml"
+    xml.write_text('<?xml version="1.0" encoding="UTF-8"?><GateDocument version="3"><GateDocumentFeatures>'
+                   '<Feature><Name className="java.lang.String">gate.SourceURL</Name>'
+                   '<Value className="java.lang.String">created from String</Value></Feature>'
+                   '<Feature><Name className="java.lang.String">sentiment</Name>'
+                   '<Value className="java.lang.String">negative</Value></Feature></GateDocumentFeatures>'
+                   '<TextWithNodes><Node id="0"/>Bad.<Node id="4"/></TextWithNodes><AnnotationSet/>'
+                   '</GateDocument>', encoding="utf-8")
+    assert _read(xml, cats_feature="sentiment").doc_cats("spans:document") == [{"negative": 1.0}]
+    with pytest.raises(ConfigError, match=r"cats_feature 'nope'.*the document features are: sentiment"):
+        _read(xml, cats_feature="nope")
