@@ -40,4 +40,6 @@ def bdm(
     if json_out is not None:
         write_json({"name": scores.name, "concepts": list(scores.concepts), "pairs": scores.to_rows()}, json_out)
     if not quiet:
-        typer.echo(f"{len(scores.concepts)} concepts, {len(scores.to_rows())} pairs written to {out}", err=True)
+        from ..report.bdm_terminal import written_line
+
+        typer.echo(written_line(scores, out), err=True)

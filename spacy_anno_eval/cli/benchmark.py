@@ -109,9 +109,11 @@ def benchmark(
                                predictions=predictions, predictions_format=predictions_format, force=force,
                                verbose=verbose, quiet=quiet, client=client)
     written = _write_benchmark(result, json_out, html_out, md_out)
+    from ..report.benchmark_summary import print_run, verdict_line
+
     try:
         if not quiet:
-            _print_benchmark(result.report)
+            print_run(result.report, echo=typer.echo)
             for what, path in written.items():
                 typer.echo(f"{what} written to {path}", err=True)
         elif result.exit_code == EXIT_REGRESSION:  # errors only, and a regression is what CI logs must show
@@ -122,18 +124,6 @@ def benchmark(
         if not isinstance(stop.__context__, BrokenPipeError):
             raise
     raise typer.Exit(result.exit_code)
-
-
-def verdict_line(report: dict[str, Any], directory: Path) -> str:
-    """A regression in one line: the versions, the benchmark folder and the first figures that dropped."""
-    from ..report.rows import pct
-
-    regressions = report["comparison"].get("regressions") or []
-    shown = [f"{r.get('scope', '?')} {r.get('measure', '?')} {str(r.get('figure', '?')).upper()} "
-             f"{pct(r.get('old'))} -> {pct(r.get('new'))}" for r in regressions[:3]]
-    more = f" and {len(regressions) - 3} more" if len(regressions) > 3 else ""
-    return (f"regression: {report['new']['name']!r} against {report['old']['name']!r} on {directory}: "
-            f"{len(regressions)} figure(s) dropped significantly: {', '.join(shown)}{more}")
 
 
 def _drop_stdout() -> None:
@@ -174,23 +164,3 @@ def _write_benchmark(result: Any, json_out: Path | None, html_out: Path | None,
         written.update({f"{k} report": v for k, v in files.items()})
     return written
 
-
-def _print_benchmark(report: dict[str, Any]) -> None:
-    from ..report.terminal import print_below_threshold, print_report
-
-    if report["mode"] == "store":
-        b = report["baseline"]
-        typer.echo(f"stored baseline {b['name']!r}: {b['n_docs']} documents, {b.get('n_entities', 0)} entities "
-                   f"-> {report['path']}")
-        return
-    if "comparison" in report:
-        from ..report.benchmark import print_benchmark
-
-        print_benchmark(report)
-        low = report["new"].get("below_threshold")
-    else:
-        scope = "stored" if "stored" in report else "current"
-        print_report(report[scope]["report"], measures=report["settings"]["measures"])
-        low = report[scope].get("below_threshold")
-    if low is not None:
-        print_below_threshold(low, report["settings"]["threshold"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
 
@@ -40,22 +40,8 @@ def noisy(
     if json_out is not None:
         write_json(result, json_out)
     if not quiet:
-        _print_table(result)
+        from ..report.noisy_terminal import noisy_lines
 
+        for line in noisy_lines(result):
+            typer.echo(line)
 
-def _print_table(result: dict[str, Any]) -> None:
-    """Counts and P/R/F1 as percentages; a count nerval leaves undefined (null in the JSON) prints as '-'."""
-    from ..report.rows import pct
-
-    def num(v: Any) -> str:
-        return "-" if v is None else pct(v)
-
-    def count(v: Any) -> str:
-        return "-" if v is None else str(v)
-
-    names = [*result["per_type"], "ALL"]
-    width = max(12, *(len(n) + 2 for n in names))
-    typer.echo(f"{'type':<{width}}{'predicted':>10}{'matched':>9}{'support':>9}{'P %':>9}{'R %':>9}{'F1 %':>9}")
-    for name, f in [*result["per_type"].items(), ("ALL", result["all"])]:
-        typer.echo(f"{name:<{width}}{count(f['predicted']):>10}{count(f['matched']):>9}{count(f['support']):>9}"
-                   f"{num(f['p']):>9}{num(f['r']):>9}{num(f['f']):>9}")

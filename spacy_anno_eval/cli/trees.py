@@ -77,12 +77,10 @@ def trees(
     if diff_out is not None:
         write_text(diff_out, result.render_diff())
     if not quiet:
-        from ..report.rows import pct
+        from ..report.trees_terminal import dependency_lines
 
-        typer.echo(f"{data['n_sentences']} sentences, {data['n_words']} words")
-        for k in ("uas", "las", "las_universal", "label_accuracy"):
-            v = data[k]
-            typer.echo(f"{k:<16}{v if isinstance(v, str) else f'{pct(v)} %'}")
+        for line in dependency_lines(data):
+            typer.echo(line)
 
 
 def _kind(path: Path) -> str:
@@ -142,51 +140,10 @@ def _phrase(key: Path, response: Path, kind: str, prm: Path | None, disc_only: b
             write_text(diff_out, levels.render_diff())
     if quiet:
         return
-    if kind == "brackets":
-        _print_evalb(data, prm)
-    else:
-        _print_disco(data, prm, kind)
-    _print_levels(data["brants_skut"])
+    from ..report.trees_terminal import disco_lines, evalb_lines, levels_lines
 
+    prm_name = prm.name if prm is not None else None
+    summary = evalb_lines(data, prm_name) if kind == "brackets" else disco_lines(data, kind, prm_name)
+    for line in [*summary, *levels_lines(data["brants_skut"])]:
+        typer.echo(line)
 
-def _print_evalb(data: dict, prm: Path | None) -> None:
-    cutoff = next(k for k in data if k.startswith("len_le_"))
-    typer.echo(f"EVALB{f' ({prm.name})' if prm else ''}: {data['all']['sentences']} sentences, "
-               f"{data['all']['error']} error, {data['all']['skip']} skip")
-    typer.echo(f"{'':24}{'all':>10}{'<= ' + cutoff[7:]:>10}")
-    for name, label in (("recall", "bracketing recall"), ("precision", "bracketing precision"),
-                        ("fmeasure", "bracketing F"), ("complete_match", "complete match"),
-                        ("average_crossing", "average crossing"), ("no_crossing", "no crossing"),
-                        ("two_or_less_crossing", "2 or less crossing"), ("tagging_accuracy", "tagging accuracy")):
-        a, b = data["all"][name], data[cutoff][name]
-        unit = "" if name == "average_crossing" else " %"
-        typer.echo(f"{label:<24}{a:>8.2f}{unit or '  '}{b:>8.2f}{unit}")
-
-
-def _print_disco(data: dict, prm: Path | None, kind: str) -> None:
-    cutoff = next(k for k in data if k.startswith("len_le_"))
-    counts = data["all"]["counts"]
-    labeled = "labeled" if data["params"]["labeled"] else "unlabeled"
-    only = ", discontinuous only" if data["params"]["disc_only"] else ""
-    name = {"export": "NEGRA export", "tiger": "TIGER-XML", "discbracket": "discbracket",
-            "mixed": "phrase structures"}[kind]
-    typer.echo(f"{name}{f' ({prm.name})' if prm else ''}{only}: {counts['sentences']} sentence(s), "
-               f"{counts['error']} error, {counts['skip']} skip")
-    typer.echo(f"brackets: gold {counts['gold_brackets']} ({counts['disc_gold']} discontinuous), test "
-               f"{counts['test_brackets']} ({counts['disc_test']} discontinuous)")
-    typer.echo(f"{'':24}{'all':>10}{'<= ' + cutoff[7:]:>10}")
-    for name, label in (("recall", f"{labeled} recall"), ("precision", f"{labeled} precision"),
-                        ("fmeasure", f"{labeled} F"), ("exact_match", "exact match"),
-                        ("pos_accuracy", "POS accuracy")):
-        typer.echo(f"{label:<24}{data['all'][name]:>8.2f} %{data[cutoff][name]:>8.2f} %")
-
-
-def _print_levels(levels: dict) -> None:
-    typer.echo(f"Brants & Skut (1998): {levels['n_compared']} of {levels['n_sentences']} sentences compared, "
-               f"{levels['n_differing_sentences']} differ")
-    names = {"1_parent_node": "word: parent node", "1_parent_category": "word: parent category",
-             "2_grammatical_function": "word: function", "3_identical_nodes": "node: same yield",
-             "4_identical_nodes_labels": "node: + category", "5_identical_nodes_functions": "node: + function",
-             "6_identical_structure": "sentence: structure", "7_identical_annotation": "sentence: annotation"}
-    for key, label in names.items():
-        typer.echo(f"{label:<24}{100 * levels['table4'][key]:>8.2f} %")
