@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import AnnoEvalError, ConfigError, InputError, UndefinedFigureWarning, UnitIdColumnWarning, where
 from ..figures import none_if_undefined, ratio
-from ..io.parse import decode, read_bytes
+from ..io.parse import check_separator, decode, read_bytes
 from .coefficients import (
     bennett_s,
     cohen_kappa,
@@ -240,8 +240,9 @@ def read_table(path: str | os.PathLike, *, encoding: str = "utf-8", sep: str = "
     """
     p = Path(path)
     src = str(p)
-    if not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"":
-        raise ConfigError(f"sep must be one character (the CSV delimiter, e.g. ';' or a tab), got {sep!r}")
+    sep = check_separator(sep, single=True) if sep is not None else None  # the one rule (io.parse)
+    if sep is None:
+        raise ConfigError("sep must be one character (the CSV delimiter, e.g. ';' or a tab), got None")
     if not isinstance(encoding, str) or not encoding:
         raise ConfigError(f"encoding must be a Python codec name such as utf-8 or latin-1, got {encoding!r}")
     try:

@@ -269,27 +269,19 @@ def check_format(value: str | None) -> str | None:
 
 
 def check_encoding(value: str | None) -> str | None:
-    """``--encoding``: a codec Python knows (None: the readers' default, UTF-8)."""
-    if value is None:
-        return None
-    import codecs
+    """``--encoding``: a codec Python knows (None: the readers' default, UTF-8); the one rule,
+    :func:`spacy_anno_eval.io.parse.check_encoding`."""
+    from ..io.parse import check_encoding as check
 
-    try:
-        codecs.lookup(value)
-    except LookupError:
-        raise ConfigError(f"--encoding {value!r}: unknown encoding; use a Python codec name such as utf-8, "
-                          f"latin-1, cp1252 or utf-16") from None
-    return value
+    return check(value, what="--encoding")
 
 
 def check_sep(value: str | None) -> str | None:
-    """``--sep``: a column delimiter; ``tab`` or ``\\t`` (as typed in a shell) is a tab."""
-    if value is None:
-        return None
-    value = "\t" if value.lower() in ("tab", "\\t") else value
-    if not value or "\n" in value or "\r" in value:
-        raise ConfigError(f"--sep {value!r}: give a column delimiter such as ';' or tab")
-    return value
+    """``--sep``: a column delimiter; ``tab`` or ``\\t`` (as typed in a shell) is a tab; the one rule,
+    :func:`spacy_anno_eval.io.parse.check_separator`."""
+    from ..io.parse import check_separator
+
+    return check_separator(value, what="--sep")
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ConfigError, InputError
+from ..io.parse import check_separator
 from .continuum import Continuum
 from .corpora import (
     LEFT_OUT,
@@ -83,8 +84,7 @@ def read_continuum(path: PathLike, *, fmt: str = "auto", sets: str | Sequence[st
                           f"file's units carry their categories")
     if sep is not None and fmt not in ("csv", "tsv"):
         raise ConfigError(f"{p}: --sep (sep=) is the delimiter of a CSV file; a {fmt} file has none")
-    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\""):
-        raise ConfigError(f"sep must be one character (the CSV delimiter, e.g. ';' or a tab), got {sep!r}")
+    sep = check_separator(sep, single=True)  # the one rule (io.parse)
     if sets:
         names = read_units(p, fmt, sep).annotators  # a file that cannot be read says so first
         given = sets if isinstance(sets, str) else ",".join(map(str, sets))

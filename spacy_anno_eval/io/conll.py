@@ -67,6 +67,7 @@ import numpy as np
 
 from ..annotations.table import INDEX, Corpus, SpanTable, Tokens, one_layer_selectors
 from ..errors import InputError, where
+from .parse import check_separator
 
 DOCSTART = "-DOCSTART-"
 
@@ -579,11 +580,7 @@ class _Settings(NamedTuple):
               sep: str | None, token_column: int) -> _Settings:
         """Validate the options; raise :class:`InputError` naming ``source`` (a ``sep`` that is not None or a
         delimiter within a line: :class:`~spacy_anno_eval.errors.ConfigError`)."""
-        if sep is not None and (not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep):
-            from ..errors import ConfigError
-
-            raise ConfigError(f"{source}: sep={sep!r} is no column delimiter; give a delimiter such as a tab "
-                              f"(sep='\\t', --sep tab) or ';', or None (no --sep) for any whitespace")
+        sep = check_separator(sep, what=f"{source}: sep")  # the one rule (io.parse)
         scheme = _normalise_scheme(scheme, source)
         if strict and scheme == "auto":
             raise InputError(f"{source}: strict decoding needs an explicit scheme "

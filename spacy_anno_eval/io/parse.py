@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
-from ..errors import InputError, NonFiniteNumberWarning, where
+from ..errors import ConfigError, InputError, NonFiniteNumberWarning, where
 from .encoding import PASS_ENCODING, undecodable
 
 #: the deepest nesting of JSON arrays and objects, XML elements and bracketed trees that is read
@@ -91,6 +91,53 @@ def read_text(path: str | os.PathLike, encoding: str = "utf-8", *, fix: str = PA
     :class:`InputError` naming the file (:func:`read_bytes`, :func:`decode`). Line ends are kept as they are
     (offsets count a CRLF as two characters)."""
     return decode(read_bytes(path, what=what), path, encoding, fix=fix)
+
+
+# -- reading options ---------------------------------------------------------------------------------------------
+
+#: how a tab may be typed where a delimiter is asked for (a shell makes typing the character itself awkward)
+TAB_WORDS = ("tab", "\\t")
+
+
+def check_separator(value: Any, *, what: str = "sep", single: bool = False) -> str | None:
+    """The one rule for a column delimiter (``--sep``, ``sep=``, ``benchmark.cfg``'s ``sep``): ``None`` (the
+    reader's default: any whitespace, or a CSV's comma), or a non-empty string without a line break; ``tab`` or
+    ``\\t`` (as typed in a shell) is a tab. ``single``: a CSV delimiter, one character other than ``"``.
+    Anything else is a :class:`~spacy_anno_eval.errors.ConfigError` naming ``what``.
+
+    >>> check_separator("tab"), check_separator(";", single=True), check_separator(None)
+    ('\\t', ';', None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, str) and value.lower() in TAB_WORDS:
+        value = "\t"
+    bad = not isinstance(value, str) or not value or "\n" in value or "\r" in value
+    if single and (bad or len(value) != 1 or value == '"'):
+        raise ConfigError(f"{what} must be one character (the CSV delimiter, e.g. ';' or a tab), got {value!r}")
+    if bad:
+        raise ConfigError(f"{what}={value!r} is no column delimiter; give a delimiter such as a tab (tab, '\\t') "
+                          f"or ';', or None (no --sep) for any whitespace")
+    return value
+
+
+def check_encoding(value: Any, *, what: str = "encoding") -> str | None:
+    """The one rule for a text encoding (``--encoding``, ``encoding=``, ``benchmark.cfg``): ``None`` (UTF-8) or a
+    codec Python knows; anything else is a :class:`~spacy_anno_eval.errors.ConfigError` naming ``what``.
+
+    >>> check_encoding("latin-1"), check_encoding(None)
+    ('latin-1', None)
+    """
+    if value is None:
+        return None
+    import codecs
+
+    try:
+        codecs.lookup(value if isinstance(value, str) else "")
+    except LookupError:
+        raise ConfigError(f"{what} {value!r}: unknown encoding; use a Python codec name such as utf-8, latin-1, "
+                          f"cp1252 or utf-16") from None
+    return value
 
 
 # -- nesting -------------------------------------------------------------------------------------------------------
@@ -435,6 +482,6 @@ def root_name(path: str | os.PathLike, head: int = 4096) -> str | None:
     return found[0] if found else None
 
 
-__all__ = ["MAX_DEPTH", "check_brackets", "decode", "excerpt", "finite_number", "json_depth", "json_file",
-           "json_lines", "json_value", "local_name", "nesting_depth", "parse_xml", "read_bytes", "read_text",
-           "record_id", "root_name", "sniff_json"]
+__all__ = ["MAX_DEPTH", "TAB_WORDS", "check_brackets", "check_encoding", "check_separator", "decode", "excerpt",
+           "finite_number", "json_depth", "json_file", "json_lines", "json_value", "local_name", "nesting_depth",
+           "parse_xml", "read_bytes", "read_text", "record_id", "root_name", "sniff_json"]

@@ -121,25 +121,24 @@ def _pairing(name: str, value: Any) -> str:
 
 
 def _encoding(name: str, value: Any) -> str | None:
-    """``None`` (UTF-8) or a codec Python knows."""
-    if value is None:
-        return None
-    import codecs
+    """``None`` (UTF-8) or a codec Python knows (the one rule, :func:`spacy_anno_eval.io.parse.check_encoding`)."""
+    from ...io.parse import check_encoding
 
     try:
-        codecs.lookup(value if isinstance(value, str) else "")
-    except LookupError:
+        return check_encoding(value, what=name)
+    except ConfigError:
         raise _bad(name, value, 'must be null (UTF-8) or a Python codec name, e.g. "latin-1"') from None
-    return value
 
 
 def _sep(name: str, value: Any) -> str | None:
-    """``None`` (any whitespace) or a column delimiter."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value or "\n" in value or "\r" in value:
-        raise _bad(name, value, 'must be null (any whitespace) or a column delimiter, e.g. "\\t"')
-    return value
+    """``None`` (any whitespace) or a column delimiter (the one rule,
+    :func:`spacy_anno_eval.io.parse.check_separator`; ``tab`` is a tab)."""
+    from ...io.parse import check_separator
+
+    try:
+        return check_separator(value, what=name)
+    except ConfigError:
+        raise _bad(name, value, 'must be null (any whitespace) or a column delimiter, e.g. "\\t"') from None
 
 
 #: setting -> its check, which returns the value normalised (or raises ConfigError naming the setting)
