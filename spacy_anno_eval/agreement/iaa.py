@@ -966,6 +966,9 @@ def pairwise_kappa(corpus: Any, sets: str | list[str] | None = None, *, types: s
 
     caught_messages: list[str] = []
     family_notes: list[str] = []  # the chance-corrected family's undefined figures, in the result, warned once
+    if with_cats and units == "auto":
+        caught_messages.append(f"the sets {', '.join(s for s in names if s in with_cats)} also carry document "
+                               f"categories; --units documents compares those")
 
     def compare(x: str, y: str, detail: bool) -> dict[str, Any]:
         per_type: dict[str, Any] = {}

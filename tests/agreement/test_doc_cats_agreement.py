@@ -220,3 +220,37 @@ def test_document_labels_refuse_what_they_cannot_compare_with_one_line(tmp_path,
     result = runner.invoke(app, [a.format(path=path) for a in args], env=NARROW)
     assert result.exit_code == 2, (result.stdout, result.stderr)
     assert message in result.stderr and result.stderr.count("anno-eval: error:") == 1
+
+
+def test_sets_with_spans_and_labels_compare_spans_unless_documents_are_asked_for(tmp_path) -> None:
+    def region(start: int, end: int, label: str) -> dict:
+        return {"type": "labels", "from_name": "ner", "to_name": "text",
+                "value": {"start": start, "end": end, "labels": [label]}}
+
+    def choice(label: str) -> dict:
+        return {"type": "choices", "from_name": "sentiment", "to_name": "text", "value": {"choices": [label]}}
+
+    tasks = [{"id": 1, "data": {"text": "Ada met Bob"}, "annotations": [
+                 {"completed_by": 1, "result": [region(0, 3, "PER"), choice("Positive")]},
+                 {"completed_by": 2, "result": [region(0, 3, "PER"), choice("Negative")]}]},
+             {"id": 2, "data": {"text": "Bob left"}, "annotations": [
+                 {"completed_by": 1, "result": [region(0, 3, "PER"), choice("Negative")]},
+                 {"completed_by": 2, "result": [choice("Negative")]}]}]
+    path = tmp_path / "both.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    spans = runner.invoke(app, ["agreement", str(path), "--json", str(tmp_path / "s.json")], env=NARROW)
+    assert spans.exit_code == 0, spans.stderr
+    assert "units are span positions" in spans.stdout
+    assert "also carry document categories: --units documents compares those" in spans.stdout
+    docs = runner.invoke(app, ["agreement", str(path), "--units", "documents", "--json", str(tmp_path / "d.json")],
+                         env=NARROW)
+    assert docs.exit_code == 0, docs.stderr
+    data = json.loads((tmp_path / "d.json").read_text(encoding="utf-8"))
+    assert data["units"]["unit"] == "document" and data["n_units"] == 2 and data["observed_agreement"] == 0.5
+    kappa = runner.invoke(app, ["iaa", str(path), "--measure", "kappa", "-v", "0"], env=NARROW)
+    assert kappa.exit_code == 0 and "--units documents compares those" in kappa.stderr
+    on_docs = runner.invoke(app, ["iaa", str(path), "--measure", "kappa", "--units", "documents", "-q", "--json",
+                                  str(tmp_path / "k.json")], env=NARROW)
+    assert on_docs.exit_code == 0, on_docs.stderr
+    pair = json.loads((tmp_path / "k.json").read_text(encoding="utf-8"))["pairs"][0]
+    assert pair["per_type"]["document->category"]["observed_agreement"] == 0.5
