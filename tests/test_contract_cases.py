@@ -168,3 +168,21 @@ def test_a_discbracket_tree_1000_deep_is_refused_not_crashed(tmp_path):
     path = tmp_path / "t.discbracket"
     path.write_text("(S " * 1000 + "(N 0=Ada)" + ")" * 1000 + "\n", encoding="utf-8")
     one_error(invoke("trees", path, path), str(path), "nesting deeper than 200 levels")
+
+
+# -- gamma --format names gamma's own formats too ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["csv", "auto"])
+def test_gamma_format_takes_gammas_own_formats(tmp_path, fmt):
+    """The shared --format option knew only the span readers, so 'gamma units.csv --format csv' was refused."""
+    units = tmp_path / "u.csv"
+    units.write_text("a,X,0,10\nb,X,0,9\na,Y,20,30\nb,Y,21,30\n", encoding="utf-8")
+    result = invoke("gamma", units, "--format", fmt, "--samples", "5", "--json", tmp_path / "g.json", "-q")
+    assert result.exit_code == 0, result.output
+    assert strict_json(tmp_path / "g.json")[0]["gamma"] is not None
+
+
+def test_gamma_format_refuses_a_name_listing_both_kinds(tmp_path):
+    line = one_error(invoke("gamma", tmp_path / "u.csv", "--format", "nope"), "--format 'nope'")
+    assert "textgrid" in line and "labelstudio" in line

@@ -8,12 +8,35 @@ from typing import Annotated, Literal
 import typer
 
 from ..errors import ConfigError
-from .app import Dask, Format, JsonOut, LabelFeature, MissingAsEmpty, Quiet, Seed, Sep, app
+from .app import Dask, JsonOut, LabelFeature, MissingAsEmpty, Quiet, Seed, Sep, app, check_format
 
 Categorical = Literal["absolute", "ordinal", "numeric"]
 Sampler = Literal["statistical", "shuffle"]
 EmptyPairs = Literal["ignore", "pygamma"]
 Unit = Literal["char", "token"]
+
+
+def check_continuum_format(value: str | None) -> str | None:
+    """``--format`` of gamma: auto, one of γ's own formats (csv, tsv, json, textgrid, eaf, spacy) or an annotation
+    corpus's (:func:`~spacy_anno_eval.cli.app.check_format`)."""
+    from ..gamma.detect import FORMATS
+
+    if value in FORMATS:
+        return value
+    try:
+        return check_format(value)
+    except ConfigError:
+        from ..io import formats
+
+        raise ConfigError(f"--format {value!r}: unknown format; use auto, one of γ's own ({', '.join(FORMATS)}) "
+                          f"or an annotation corpus's ({', '.join(formats())})") from None
+
+
+ContinuumFormat = Annotated[str, typer.Option("--format", "-f", callback=check_continuum_format,
+                                              help="Input format: auto; γ's own csv, tsv, json (fixture), "
+                                                   "textgrid, eaf, spacy (DocBin); or an annotation corpus's "
+                                                   "(gate, xmi, tsv3, labelstudio, doccano, bioc, prodigy, nif, "
+                                                   "jsonl, conll, brat).")]
 
 
 @app.command()
@@ -47,7 +70,7 @@ def gamma(
                                                             "or ',' between them: 'spans:ann1;spans:ann2'; default: "
                                                             "the file's annotator sets.")] = None,
     unit: Annotated[Unit, typer.Option("--unit", help="DocBin positions: char or token.")] = "char",
-    fmt: Format = "auto",
+    fmt: ContinuumFormat = "auto",
     label_feature: LabelFeature = None,
     missing_as_empty: MissingAsEmpty = False,
     sep: Sep = None,

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..annotations.docs import as_docs, doc_id, found_selectors, span_rows
 from ..annotations.table import parse_selector
-from ..errors import InputError, where
+from ..errors import CoverageWarning, InputError, where
 from .continuum import Continuum
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def _lay_out(doc_ids: Sequence[str], sizes: Sequence[int], rows: dict[str, list[
         first = continuum.documents["not_covered"][0]
         warnings.warn(f"{source or 'corpus'}: {len(left)} of {n} {LEFT_OUT}, not covered by every annotator set "
                       f"(first: {first['doc']!r}, no record of {', '.join(first['sets'])}); --missing-as-empty "
-                      f"counts them as annotated with nothing", UserWarning, stacklevel=3)
+                      f"counts them as annotated with nothing", CoverageWarning, stacklevel=3)
     return continuum
 
 
