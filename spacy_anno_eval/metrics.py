@@ -258,7 +258,7 @@ def _entities(sents: list[Sequence[str]], strict_scheme: str | None, suffix: boo
     """(start, end exclusive, type id, types) of every entity, in separator-counting positions."""
     import numpy as np
 
-    from .io.conll import B, E, I, L, O, S, U, decode_conlleval, decode_strict  # noqa: E741
+    from .io.schemes import B, E, I, L, O, S, U, decode_conlleval, decode_strict  # noqa: E741
 
     layout = _Layout(sents)
     distinct = {t: i for i, t in enumerate(dict.fromkeys(layout.tags))}
@@ -277,7 +277,7 @@ def _entities(sents: list[Sequence[str]], strict_scheme: str | None, suffix: boo
             type_of[i] = types.setdefault(typ, len(types))
     if strict_scheme:
         codes = {"O": O, "B": B, "I": I, "E": E, "S": S, "L": L, "U": U}
-        from .io.conll import ALLOWED
+        from .io.schemes import ALLOWED
 
         allowed = ALLOWED[strict_scheme]
         for tag, letter in zip(distinct, letters, strict=True):

@@ -71,7 +71,7 @@ def test_the_choices_are_those_the_families_accept() -> None:
     from spacy_anno_eval.gamma.measure import EMPTY_PAIRS
     from spacy_anno_eval.gamma.readers import UNITS
     from spacy_anno_eval.gamma.sampling import SAMPLERS
-    from spacy_anno_eval.io.conll import ALIASES, ALLOWED
+    from spacy_anno_eval.io.schemes import ALIASES, ALLOWED
     from spacy_anno_eval.spans.align import PAIRINGS
     from spacy_anno_eval.workflows.benchmark import MODES
 
