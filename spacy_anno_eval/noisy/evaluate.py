@@ -245,7 +245,7 @@ def _combine(pairs: Sequence[PairResult], threshold: float, max_alignment_chars:
 
 def _muc(rows: list[EntityMatch], spurious: dict[str, int], zero_division: float) -> dict[str, Any]:
     """MUC counts and P/R/F per type, micro (``all``) and macro over types (Chinchor 1992); see the module."""
-    from ..spans.measures import _prf_from
+    from ..spans.measures import prf
 
     types = sorted({r.type for r in rows if r.muc} | set(spurious))
     pos = {t: i for i, t in enumerate(types)}
@@ -257,7 +257,7 @@ def _muc(rows: list[EntityMatch], spurious: dict[str, int], zero_division: float
     for t, c in spurious.items():
         counts[pos[t], col["SPU"]] += c
     counts[-1] = counts[:-1].sum(axis=0)
-    res = _prf_from(*(counts[:, i] for i in range(5)), 1.0, zero_division)
+    res = prf(*(counts[:, i] for i in range(5)), 1.0, zero_division)
     keys = ("COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT")
 
     def row(i: int) -> dict[str, Any]:

@@ -91,7 +91,21 @@ def error_rate(raw: np.ndarray, zero_division: float = 0.0) -> dict[str, np.ndar
     return {"strict": strict, "lenient": lenient, "average": (strict + lenient) / 2}
 
 
-def _prf_from(cor, par, inc, mis, spu, beta, zero_division) -> dict[str, np.ndarray]:
+def prf(cor, par, inc, mis, spu, beta: float = 1.0, zero_division: float = 0.0) -> dict[str, np.ndarray]:
+    """MUC-style counts and P/R/F-beta from the counts COR, PAR, INC, MIS, SPU (numbers or arrays of one shape),
+    as MUC (Chinchor 1992) and SemEval-2013 compute them::
+
+        POS = COR + PAR + INC + MIS    ACT = COR + PAR + INC + SPU
+        P = (COR + PAR/2) / ACT        R = (COR + PAR/2) / POS      F-beta = (1 + b^2) P R / (b^2 P + R)
+
+    ``zero_division`` for a ratio whose denominator is 0 (F too when POS = ACT = 0; :mod:`spacy_anno_eval.figures`).
+    Returns the five counts, ``POS``, ``ACT``, ``p``, ``r`` and ``f``. :func:`muc_prf` and :func:`semeval_prf`
+    call it on raw counts; other families (noisy-text NER's MUC table) call it on counts of their own.
+
+    >>> r = prf(np.array([6]), np.array([2]), np.array([1]), np.array([1]), np.array([1]))
+    >>> int(r["POS"][0]), int(r["ACT"][0]), float(r["p"][0]), float(r["r"][0])
+    (10, 10, 0.7, 0.7)
+    """
     pos = cor + par + inc + mis
     act = cor + par + inc + spu
     hits = cor + 0.5 * par
@@ -105,9 +119,9 @@ def _prf_from(cor, par, inc, mis, spu, beta, zero_division) -> dict[str, np.ndar
 def muc_prf(raw: np.ndarray, beta: float = 1.0, zero_division: float = 0.0) -> dict[str, np.ndarray]:
     """MUC counts COR, PAR, INC, MIS, SPU, POS, ACT and P/R/F (Chinchor 1992)."""
     raw = np.asarray(raw)
-    return _prf_from(raw[..., F_CORRECT], raw[..., F_PARTIAL], raw[..., F_INCORRECT],
-                     raw[..., F_MISSING] + raw[..., F_OVERLAP],
-                     raw[..., F_SPURIOUS] + raw[..., F_OVERLAP_R], beta, zero_division)
+    return prf(raw[..., F_CORRECT], raw[..., F_PARTIAL], raw[..., F_INCORRECT],
+               raw[..., F_MISSING] + raw[..., F_OVERLAP],
+               raw[..., F_SPURIOUS] + raw[..., F_OVERLAP_R], beta, zero_division)
 
 
 def semeval_prf(raw: np.ndarray, beta: float = 1.0, zero_division: float = 0.0) -> dict[str, dict]:
@@ -143,8 +157,8 @@ def semeval_prf(raw: np.ndarray, beta: float = 1.0, zero_division: float = 0.0) 
     mis, spu = raw[..., F_MISSING], raw[..., F_SPURIOUS]
     zero = np.zeros_like(cor)
     return {
-        "strict": _prf_from(cor, zero, inc + par + ovl, mis, spu, beta, zero_division),
-        "exact": _prf_from(cor + inc, zero, par + ovl, mis, spu, beta, zero_division),
-        "partial": _prf_from(cor + inc, par + ovl, zero, mis, spu, beta, zero_division),
-        "type": _prf_from(cor + par, zero, inc + ovl, mis, spu, beta, zero_division),
+        "strict": prf(cor, zero, inc + par + ovl, mis, spu, beta, zero_division),
+        "exact": prf(cor + inc, zero, par + ovl, mis, spu, beta, zero_division),
+        "partial": prf(cor + inc, par + ovl, zero, mis, spu, beta, zero_division),
+        "type": prf(cor + par, zero, inc + ovl, mis, spu, beta, zero_division),
     }
