@@ -329,6 +329,13 @@ class RelationScores:
         return {c: sum(counts[c] for attrs in self.by_attribute.values() for counts in attrs.values())
                 for c in COUNTS}
 
+    @property
+    def n_unscored(self) -> int:
+        """Relations left out of scoring (section 4: an attribute's entity missing, spurious, incorrect or
+        unaligned), key and response sides together: one per row of ``unscored``, however many reasons it has
+        (:meth:`unscored_by_reason` counts the reasons)."""
+        return len(self.unscored)
+
     def unscored_by_reason(self) -> dict[str, dict[str, int]]:
         """``{"key": {reason: n}, "response": {reason: n}}``, counting every reason of every unscored relation."""
         out: dict[str, Counter] = {"key": Counter(), "response": Counter()}

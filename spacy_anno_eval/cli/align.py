@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import typer
 
 from ..errors import ConfigError
-from .alignment_report import print_muc_table, write_alignment_report
+from .alignment_report import write_alignment_report
 from .app import (
     AlignmentReport,
     Encoding,
@@ -99,7 +99,9 @@ def align(
     if report is not None:
         write_alignment_report(report, [d.to_row() for d in decisions], result)
     if not quiet:
-        print_muc_table("name", [(name, f, f["REC"], f["PRE"], f["F"])
-                                 for name, f in result["entities"]["collection"].items()])
+        from ..report.annalist_terminal import alignment_lines
+
+        for line in alignment_lines(result["entities"]):
+            typer.echo(line)
         if report is not None:
             typer.echo(f"reports written to {report}", err=True)

@@ -1,26 +1,10 @@
-"""What ``align`` and ``relations`` share: the MUC table on the terminal and the alignment report folder."""
+"""What ``align`` and ``relations`` share: the alignment report folder (their MUC table on the terminal is
+:mod:`spacy_anno_eval.report.annalist_terminal`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-
-import typer
-
-COUNTS = ("POS", "ACT", "COR", "PAR", "INC", "MIS", "SPU")
-
-
-def print_muc_table(title: str, rows: list[tuple[str, dict[str, Any], float, float, float]]) -> None:
-    """MUC counts and recall / precision / F as percentages, one line per (name, counts, r, p, f); names are
-    never cut (a long one widens the first column)."""
-    from ..report.rows import pct
-
-    width = max(16, len(title) + 2, *(len(str(name)) + 2 for name, *_ in rows))
-    typer.echo(f"{title:<{width}}" + "".join(f"{c:>5}" for c in COUNTS) + f"{'REC %':>8}{'PRE %':>8}{'F %':>8}")
-    for name, f, r, p, fscore in rows:
-        typer.echo(f"{name:<{width}}" + "".join(f"{f[c]:>5}" for c in COUNTS)
-                   + f"{pct(r):>8}{pct(p):>8}{pct(fscore):>8}")
-
 
 REPORT_FILES = ("scores.json", "alignment.tsv", "alignment.jsonl")
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
 
-from .alignment_report import print_muc_table, write_alignment_report
+from .alignment_report import write_alignment_report
 from .app import (
     AlignmentReport,
     Encoding,
@@ -67,22 +67,14 @@ def relations(
                              partial_entities=partial_entities)
     data = {"entities": ev.report(), "relations": result.to_dict()}
     if report is not None:
-        rows = [entity_row(r) for r in ev.diff_rows()]
-        rows += [{"kind": "relation", **r} for r in result.decision_rows()]
-        write_alignment_report(report, rows, data)
+        from ..report.annalist_terminal import relations_report_rows
+
+        write_alignment_report(report, relations_report_rows(ev.diff_rows(), result.decision_rows()), data)
     if not quiet:
-        rel = data["relations"]
-        print_muc_table("relation", [(name, f, f["r"], f["p"], f["f"])
-                                     for name, f in [*rel["per_name"].items(), ("all", rel["all"])]])
-        if rel["unscored"]:
-            typer.echo(f"{len(rel['unscored'])} relations unscored (see unscored_by_reason)", err=True)
+        from ..report.annalist_terminal import relation_lines, unscored_line
 
-
-def entity_row(row: dict[str, Any]) -> dict[str, Any]:
-    """An Annotation Diff row (:meth:`Evaluation.diff_rows`) as a flat alignment-report row."""
-    k, r = row["key"] or {}, row["response"] or {}
-    return {"kind": "entity", "doc": row["doc_id"], "status": row["status"], "name": k.get("label", r.get("label")),
-            "key_id": f"{k['start']}-{k['end']}" if k else None,
-            "response_id": f"{r['start']}-{r['end']}" if r else None,
-            "key_value": k.get("text"), "response_value": r.get("text"), "key_start": k.get("start"),
-            "key_end": k.get("end"), "response_start": r.get("start"), "response_end": r.get("end")}
+        for line in relation_lines(data["relations"]):
+            typer.echo(line)
+        unscored = unscored_line(result)
+        if unscored is not None:
+            typer.echo(unscored, err=True)
