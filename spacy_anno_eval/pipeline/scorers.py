@@ -77,17 +77,19 @@ def make_spans_scorer(spans_key: str | None = None, beta: float = 1.0, labels: S
     Bad settings raise :class:`~spacy_anno_eval.errors.ConfigError`.
     """
     from ..errors import ConfigError
-    from ..figures import check_beta
+    from ..spans.settings import SpanSettings
 
-    try:
-        beta = check_beta(beta)
+    names = _names("labels", labels), _names("features", features)
+    try:  # the span engine's one validation of beta (and of the names, after their spaCy-config form above)
+        checked = SpanSettings(beta=beta, types=names[0], features=names[1])
     except ConfigError as e:
         raise ConfigError(f"spans_scorer: {e}") from None
+    beta = checked.beta
     if spans_key is not None and (not isinstance(spans_key, str) or not spans_key):
         raise ConfigError(f"spans_scorer: spans_key must be a non-empty string or null, got {spans_key!r}")
     if prefix is not None and (not isinstance(prefix, str) or not prefix):
         raise ConfigError(f"spans_scorer: prefix must be a non-empty string or null, got {prefix!r}")
-    return SpansScorer(spans_key, beta, _names("labels", labels), _names("features", features), prefix)
+    return SpansScorer(spans_key, beta, names[0], names[1], prefix)
 
 
 @dataclass(frozen=True)
