@@ -59,8 +59,6 @@ def adjudicate(
                                target=target, fmt=fmt, accept_agreed=agreed,
                                reader_options=reader_settings(encoding, sep, label_feature, reader_option),
                                undecided_path=undecided)
-    typer.echo(f"{summary['total']} gold annotations ({summary['agreed']} agreed, {summary['chosen']} chosen, "
-               f"{summary['rejected']} rejected) in {summary['docs']} documents written to {summary['out']}; "
-               f"{summary['unresolved']} rows left undecided"
-               + (f", listed in {summary['undecided']} ({summary['undecided_lines']} lines to fill in)"
-                  if "undecided" in summary else ""), err=to_stdout)
+    from ..report.adjudicate_terminal import summary_line
+
+    typer.echo(summary_line(summary), err=to_stdout)

@@ -1,6 +1,7 @@
-"""The terminal renderers of align and relations, moved out of cli/ (report/annalist_terminal.py): the lines
-each prints, exactly as the commands printed them before the move (the expected text below was taken from the
-commands at that time), and the figure the relations line now asks the result for (RelationScores.n_unscored)."""
+"""The terminal renderers of align, relations and adjudicate, moved out of cli/ (report/annalist_terminal.py,
+report/adjudicate_terminal.py): the lines each prints, exactly as the commands printed them before the move (the
+expected text below was taken from the commands at that time), and the figure the relations line now asks the
+result for (RelationScores.n_unscored)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 
 from spacy_anno_eval.annalist.relations import EntityAlignment, Relation, score_relations
 from spacy_anno_eval.cli.app import app
+from spacy_anno_eval.report.adjudicate_terminal import summary_line
 from spacy_anno_eval.report.annalist_terminal import (
     alignment_lines,
     entity_row,
@@ -35,6 +37,15 @@ def test_align_prints_the_demo_table_as_before():
     result = CliRunner().invoke(app, ["align", str(DEMO / "key.jsonl"), str(DEMO / "response.jsonl")])
     assert result.exit_code == 0, result.output
     assert result.stdout == ALIGN_DEMO
+
+
+def test_adjudicate_prints_the_demo_summary_as_before(tmp_path):
+    result = CliRunner().invoke(app, ["adjudicate", str(DEMO / "key.jsonl"), str(DEMO / "response.jsonl"),
+                                      "-o", str(tmp_path / "gold.spacy"), "--undecided", str(tmp_path / "u.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"29 gold annotations (29 agreed, 0 chosen, 0 rejected) in 16 documents written to "
+                             f"{tmp_path / 'gold.spacy'}; 17 rows left undecided, listed in {tmp_path / 'u.jsonl'} "
+                             f"(29 lines to fill in)\n")
 
 
 def test_muc_lines_widen_the_first_column_for_a_long_name():
@@ -78,3 +89,10 @@ def test_relations_report_rows_put_entities_first_then_relations():
         "response_end": None}
     assert rows[1] == {"kind": "relation", "doc": "d1", "status": "unscored", "name": "R"}
 
+
+def test_summary_line_names_the_undecided_file_only_when_written():
+    summary = {"total": 5, "agreed": 3, "chosen": 2, "rejected": 1, "docs": 2, "out": "g.spacy", "unresolved": 4}
+    assert summary_line(summary) == ("5 gold annotations (3 agreed, 2 chosen, 1 rejected) in 2 documents written "
+                                     "to g.spacy; 4 rows left undecided")
+    assert summary_line({**summary, "undecided": "u.jsonl", "undecided_lines": 7}).endswith(
+        "4 rows left undecided, listed in u.jsonl (7 lines to fill in)")
