@@ -186,3 +186,21 @@ def test_gamma_format_takes_gammas_own_formats(tmp_path, fmt):
 def test_gamma_format_refuses_a_name_listing_both_kinds(tmp_path):
     line = one_error(invoke("gamma", tmp_path / "u.csv", "--format", "nope"), "--format 'nope'")
     assert "textgrid" in line and "labelstudio" in line
+
+
+# -- warnings come in a fixed order ----------------------------------------------------------------------------------
+
+
+def test_the_key_and_response_warnings_come_in_a_fixed_order():
+    """Key and response were read in two threads for every format, so two readers' warnings (TSV3's relations
+    left out) printed in an order that changed from run to run; only DocBins are read side by side now."""
+    key = shared_file("formats", "webanno_tsv3", "relationLabelTest__user1.tsv")
+    response = shared_file("formats", "webanno_tsv3", "relationLabelTest__user2.tsv")
+    runs = set()
+    for _ in range(5):
+        result = invoke("score", key, response, "-q")
+        assert result.exit_code == 0, result.output
+        runs.add(result.stderr)
+    (stderr,) = runs
+    lines = [line for line in stderr.splitlines() if "left out" in line]
+    assert len(lines) == 2 and "user1" in lines[0] and "user2" in lines[1]

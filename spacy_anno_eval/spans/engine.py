@@ -48,13 +48,16 @@ def load(source: Any, selectors: Sequence[str], fmt: str = "auto",
 
 def load_pair(key: Any, response: Any, key_set: str, response_set: str, fmt: str,
               features: Sequence[str] | None, options: dict[str, Any]) -> tuple[Corpus, Corpus]:
-    """The key and the response corpus; two files are read side by side in two threads (decompressing a
-    DocBin and most of numpy release the GIL: about 15 % off ``evaluate`` on two 10,000-document DocBins
-    on 2 cores). An error of either is raised as reading it alone would raise it, the key's first.
-    ``options``: one set of reader options; each file's reader gets those it takes, and an option that
-    neither takes raises :class:`ConfigError` (:func:`options_per_source`)."""
+    """The key and the response corpus; two DocBin files are read side by side in two threads (decompressing
+    a DocBin and most of numpy release the GIL: about 15 % off ``evaluate`` on two 10,000-document DocBins
+    on 2 cores). Other formats are parsed in Python, which holds the GIL, so they are read one after the
+    other: their warnings then come in a fixed order, the key's first. An error of either is raised as
+    reading it alone would raise it, the key's first. ``options``: one set of reader options; each file's
+    reader gets those it takes, and an option that neither takes raises :class:`ConfigError`
+    (:func:`options_per_source`)."""
     key_options, response_options = options_per_source([key, response], fmt, options)
-    if not (isinstance(key, (str, os.PathLike)) and isinstance(response, (str, os.PathLike))):
+    files = isinstance(key, (str, os.PathLike)) and isinstance(response, (str, os.PathLike))
+    if not files or not all(_is_docbin(p, fmt) for p in (key, response)):
         return (load(key, [key_set], fmt, features, what="key", **key_options),
                 load(response, [response_set], fmt, features, what="response", **response_options))
     from concurrent.futures import ThreadPoolExecutor
@@ -64,6 +67,16 @@ def load_pair(key: Any, response: Any, key_set: str, response_set: str, fmt: str
         pending_response = pool.submit(load, response, [response_set], fmt, features, what="response",
                                        **response_options)
         return pending_key.result(), pending_response.result()
+
+
+def _is_docbin(path: str | os.PathLike, fmt: str) -> bool:
+    """Whether ``path`` is read as a DocBin (``fmt`` docbin, or a ``.spacy`` file or folder under auto)."""
+    from pathlib import Path
+
+    if fmt != "auto":
+        return fmt == "docbin"
+    p = Path(path)
+    return p.suffix.lower() == ".spacy" or (p.is_dir() and any(p.glob("*.spacy")))
 
 
 def options_per_source(sources: Sequence[Any], fmt: str, options: dict[str, Any]) -> list[dict[str, Any]]:
