@@ -56,6 +56,7 @@ give the micro figures.
 from __future__ import annotations
 
 import functools
+import io
 import os
 import warnings
 from collections.abc import Mapping
@@ -69,6 +70,7 @@ import numpy as np
 from ..errors import ConfigError, InputError, UnknownConceptWarning
 from ..figures import MEASURES as MODES
 from ..figures import fbeta, ratio
+from ..io.parse import decode, read_bytes
 from ..spans.align import CORRECT, INCORRECT, OVERLAP, PARTIAL, PairTable
 
 
@@ -332,21 +334,14 @@ def load_concept_scores(path: Any) -> ConceptScores:
     from .taxonomy import read_taxonomy
 
     p = Path(path)
-    try:
-        with p.open(encoding="utf-8-sig") as handle:
-            for line in handle:
-                if line.strip() and not line.startswith("#"):
-                    break
-            else:
-                line = ""
-    except FileNotFoundError:
-        raise InputError(f"{p}: no such file; give BDM scores (from 'anno-eval bdm' or GATE) or a taxonomy") from None
-    except IsADirectoryError:
-        raise InputError(f"{p}: is a folder; give BDM scores (from 'anno-eval bdm' or GATE) or a taxonomy") from None
-    except UnicodeDecodeError as err:
-        from .utf8 import not_utf8
-
-        raise not_utf8(p, "the BDM scores or taxonomy", err) from None
+    give = "give BDM scores (from 'anno-eval bdm' or GATE) or a taxonomy"
+    if p.is_dir():
+        raise InputError(f"{p}: is a folder; {give}")
+    if not p.exists():
+        raise InputError(f"{p}: no such file; {give}")
+    # UTF-8, a byte-order mark dropped (io.parse.decode); line ends as a text stream reads them
+    text = decode(read_bytes(p), p, fix="save the BDM scores or taxonomy as UTF-8")
+    line = next((ln for ln in io.StringIO(text, newline=None) if ln.strip() and not ln.startswith("#")), "")
     if line.startswith("key="):
         return read_bdm_file(p)
     return compute_bdm(read_taxonomy(p))

@@ -25,8 +25,8 @@ import numpy as np
 
 from .. import files
 from ..errors import InputError
+from ..io.parse import read_text
 from .distance import FIELDS, BDMPair, BDMScores
-from .utf8 import read_utf8
 
 HEADER = "##The following are the BDM scores for each pair of concepts in the ontology named {name}."
 _FLOAT_FIELDS = ("bdm", "n0", "n1", "n2", "bran")
@@ -134,7 +134,7 @@ def read_bdm_file(path: str | os.PathLike) -> BDMScores:
     listed twice (in either order) must have the same BDM.
     """
     p = Path(path)
-    text = read_utf8(p, "the BDM file")
+    text = read_text(p, fix="save the BDM file as UTF-8")  # a byte-order mark dropped
     name = p.stem
     pairs: list[BDMPair] = []
     seen: dict[tuple[str, str], tuple[int, float]] = {}

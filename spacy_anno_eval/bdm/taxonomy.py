@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ..errors import InputError
-from .utf8 import read_utf8
+from ..io.parse import read_text
 
 MAX_CHAINS = 10_000
 RDF_SUFFIXES = {".owl": "xml", ".rdf": "xml", ".xml": "xml", ".ttl": "turtle", ".n3": "n3", ".nt": "nt",
@@ -346,7 +346,7 @@ def read_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
 def read_tsv_taxonomy(path: str | os.PathLike, name: str | None = None) -> Taxonomy:
     """A taxonomy from a text file of ``child<TAB>parent`` lines (see :func:`read_taxonomy`)."""
     p = Path(path)
-    text = read_utf8(p, "the taxonomy")
+    text = read_text(p, fix="save the taxonomy as UTF-8")  # a byte-order mark dropped
     edges: list[tuple[str, str | None, str | None]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.strip()
