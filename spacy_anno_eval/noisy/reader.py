@@ -15,6 +15,7 @@ details, and where we differ from nerval on input it mishandles, are in
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, where
+from ..io.parse import decode, read_bytes
 from .settings import OUTSIDE
 from .tags import CharTags
 
@@ -124,14 +126,18 @@ def _space_types(wtype: list[int], wbegin: list[bool]) -> list[int]:
 
 
 def read_bio(path: str | Path) -> CharTags:
-    """Read a BIO/BIOES file (UTF-8) as nerval does; raise when it has no token."""
+    """Read a BIO/BIOES file (UTF-8) as nerval does; raise when it has no token.
+
+    The bytes are read and decoded by :mod:`spacy_anno_eval.io.parse` (a folder, an unreadable file or text that
+    is not UTF-8 is an :class:`InputError` naming the file, and the line and byte where it stops being UTF-8). A
+    leading byte-order mark stays in the text, a character of the first token, as this reader has always read it."""
     path = Path(path)
-    try:
-        content = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    if not path.exists():
+        raise InputError(f"{path}: file not found")
+    data = read_bytes(path)
+    content = decode(data, path, fix="save it as UTF-8")
+    if data.startswith(codecs.BOM_UTF8):  # decode drops it; this reader has always kept it
+        content = "\ufeff" + content
     tags = parse_bio(content.splitlines(), str(path))
     if tags is None:
         raise InputError(f"{path}: no token found (an empty BIO file cannot be evaluated)")
