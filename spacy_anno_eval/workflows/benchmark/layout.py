@@ -23,6 +23,7 @@ character offsets do not compare.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import os
 from collections.abc import Iterable, Iterator
@@ -33,6 +34,7 @@ from typing import Any
 from ...annotations.docs import doc_id
 from ...errors import InputError
 from ...files import json_text
+from ...io.parse import decode, read_bytes
 
 CLEAN, MARKED, PROCESSED = "clean", "marked", "processed"
 TEXT_SUFFIXES = (".txt",)
@@ -199,10 +201,15 @@ def visible_files(folder: Path) -> list[Path]:
 
 
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from err
+    """The text of a ``.txt`` file of clean/, read by :mod:`spacy_anno_eval.io.parse` (UTF-8; a file that cannot
+    be read, or is not UTF-8, is an :class:`InputError` naming it, and the line and byte). As ``Path.read_text``
+    gave it, since the corpus hash of stored baselines is made from it: CRLF and CR line ends read as ``"\\n"``,
+    and a leading byte-order mark kept as a character (:func:`~spacy_anno_eval.io.parse.decode` drops it)."""
+    data = read_bytes(path)
+    text = decode(data, path, fix="save it as UTF-8 (the texts of clean/ are read as UTF-8)")
+    if data.startswith(codecs.BOM_UTF8):
+        text = "\ufeff" + text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _docbin_documents(files: list[Path], vocab: Any) -> Iterator[CleanDocument]:

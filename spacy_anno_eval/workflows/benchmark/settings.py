@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ...errors import ConfigError, where
+from ...errors import ConfigError, InputError, where
 from ...figures import MEASURES, check_beta
 from ...spans.settings import SpanSettings
 
@@ -276,9 +276,11 @@ def _line_of(path: Path, section: str, name: str) -> int | None:
     """The line of ``path`` that sets ``name`` in ``[section]`` (None when none does, or it cannot be read)."""
     setting = re.compile(rf"\s*{re.escape(name)}\s*[=:]")
     current = None
+    from ...io.parse import read_text
+
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_text(path).splitlines()
+    except (InputError, OSError):  # unreadable: no line (the message that asks for one names the file)
         return None
     for k, text in enumerate(lines, 1):
         header = re.match(r"\s*\[([^\]]*)\]", text)
