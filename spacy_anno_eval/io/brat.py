@@ -30,6 +30,7 @@ Choices:
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import warnings
@@ -39,6 +40,7 @@ from typing import Any
 
 from ..annotations.table import ALL_FEATURES, Corpus, SpanTable, SpanTableBuilder, one_layer_selectors
 from ..errors import DiscontinuousSpanWarning, InputError, where
+from .parse import decode, read_bytes
 
 IGNORED_KINDS = ("R", "E", "N", "*", "#")
 _NEWLINES = re.compile(r"\r\n|\r|\n")
@@ -74,14 +76,17 @@ def brat_files(path: str | os.PathLike) -> list[tuple[Path, Path]]:
 
 
 def _read_text(path: Path, encoding: str) -> str:
-    """A file's text without newline translation (brat offsets count every character)."""
-    try:
-        with open(path, encoding=encoding, newline="") as f:
-            return f.read()
-    except UnicodeDecodeError as err:
-        from .encoding import undecodable
+    """A file's text without newline translation (brat offsets count every character), read by
+    :func:`~.parse.read_bytes` and :func:`~.parse.decode` (the bytes decoded: line ends are kept as they are).
 
-        raise undecodable(path, encoding, err=err) from None
+    A leading byte-order mark that ``encoding`` reads as a character (``utf-8``, ``utf-16-le``; not ``utf-8-sig``
+    or ``utf-16``, which take it as a mark) stays one, as brat's server counts it (it reads the ``.txt`` with
+    ``codecs.open(..., encoding='utf8')``): ``decode`` drops it, so it is put back."""
+    data = read_bytes(path)
+    text = decode(data, path, encoding)
+    if codecs.getincrementaldecoder(encoding)().decode(data[:16]).startswith("\ufeff"):
+        text = "\ufeff" + text
+    return text
 
 
 def _parse_offsets(field: str, source: str, lineno: int) -> list[tuple[int, int]]:
