@@ -13,6 +13,12 @@ Three ways in, one set of rules:
 - **Document ids** (:func:`doc_id`): ``doc.user_data["doc_id"]``, else
   ``["id"]``, else the position in the stream. Every reader of Docs
   (corpus, component, DocBin, relations, γ, benchmark) uses this one rule.
+- **Plain data for the families** (:func:`doc_spans`, :func:`doc_sentences`,
+  :func:`sentence_counts`, :func:`entity_count`, :func:`example_cats`): what
+  noisy-text NER, the treebank reader, GATE's false-positive rate, the
+  benchmark store and the categories scorer read from Docs and Examples, as
+  lists, numpy arrays and the small :class:`DocSentence`, so that they walk
+  no Doc themselves.
 - **Document categories** (:func:`corpus_cats`, the one layout, which
   :func:`~spacy_anno_eval.io.convert.corpus_to_docs` writes):
   ``doc.user_data["cats"]`` is ``{KEY: {label: value}}``, the categories of
@@ -344,6 +350,70 @@ def span_feature_names(docs: Iterable[Any], selectors: Iterable[str]) -> list[st
     return sorted(found)
 
 
+def doc_spans(doc: Any, selector: str) -> list[tuple[int, int, str]]:
+    """``(start_char, end_char, label)`` of every span a selector names in one Doc, in the Doc's order (empty when
+    the Doc lacks the span group); :class:`ConfigError` for a selector that is not ``ents`` or ``spans:<key>``."""
+    kind, key = parse_selector(selector)
+    return [(s.start_char, s.end_char, s.label_) for s in _selected(doc, kind, key)]
+
+
+def entity_count(doc: Any) -> int:
+    """The number of entities of a Doc (``len(doc.ents)``)."""
+    return len(doc.ents)
+
+
+@dataclass(frozen=True, slots=True)
+class DocSentence:
+    """One sentence of a parsed Doc as plain columns, one entry per token (:func:`doc_sentences`).
+
+    ``start``/``end`` are the Doc positions of its first token and one past its
+    last (token ``k`` of the sentence is token ``start + k`` of the Doc);
+    ``heads`` are Doc positions too (a root is its own head, as spaCy stores
+    it); ``deps``, ``lemmas``, ``pos``, ``tags`` are ``dep_``, ``lemma_``,
+    ``pos_``, ``tag_`` (``""`` when unset); ``space_after`` is whether the
+    token is followed by whitespace.
+    """
+
+    start: int
+    end: int
+    text: str
+    forms: tuple[str, ...]
+    heads: tuple[int, ...]
+    deps: tuple[str, ...]
+    lemmas: tuple[str, ...]
+    pos: tuple[str, ...]
+    tags: tuple[str, ...]
+    space_after: tuple[bool, ...]
+
+
+def doc_sentences(doc: Any) -> list[DocSentence] | None:
+    """The sentences of a parsed Doc (``doc.sents``, which spaCy derives from the parse), in order: ``[]`` for an
+    empty Doc, ``None`` for a Doc without a dependency parse (``not doc.has_annotation("DEP")``)."""
+    if len(doc) == 0:
+        return []
+    if not doc.has_annotation("DEP"):
+        return None
+    out = []
+    for sent in doc.sents:
+        rows = [(t.text, t.head.i, t.dep_, t.lemma_, t.pos_, t.tag_, bool(t.whitespace_)) for t in sent]
+        out.append(DocSentence(sent.start, sent.end, sent.text, *(zip(*rows, strict=True) if rows else ((),) * 7)))
+    return out
+
+
+def sentence_counts(docs: Iterable[Any]) -> np.ndarray:
+    """The number of sentences (``doc.sents``) of every Doc (int64, in order): 0 for an empty Doc, ``-1`` for a
+    non-empty Doc without sentence boundaries (``not doc.has_annotation("SENT_START")``, whose ``doc.sents``
+    spaCy refuses)."""
+    counts = [(sum(1 for _ in d.sents) if d.has_annotation("SENT_START") else -1) if len(d) else 0 for d in docs]
+    return np.asarray(counts, dtype=INDEX)
+
+
+def example_cats(examples: Iterable[Any]) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """``(reference cats, predicted cats)`` (``eg.reference.cats``, ``eg.predicted.cats``) of every Example whose
+    reference has categories, in order; Examples whose reference has none are left out."""
+    return [(eg.reference.cats, eg.predicted.cats) for eg in examples if eg.reference.cats]
+
+
 def doc_relations(doc: Any) -> Any:
     """The raw relations a Doc carries: ``doc._.relations`` when that extension is set, else
     ``doc.user_data["relations"]`` (``None`` when neither is)."""
@@ -561,6 +631,7 @@ def take_rows(table: SpanTable, keep: np.ndarray) -> SpanTable:
     return SpanTable(table.doc[keep], table.start[keep], table.end[keep], table.label[keep], table.labels, feats)
 
 
-__all__ = ["CATS_KEY", "DOC_ID_KEYS", "ExampleSets", "as_docs", "corpus_cats", "corpus_from_docs", "decode_iob",
-           "doc_id", "doc_relations", "example_sets", "found_selectors", "given_id", "span_feature_names",
-           "span_features", "span_rows", "spans_from_docs", "take_rows", "unique_rows"]
+__all__ = ["CATS_KEY", "DOC_ID_KEYS", "DocSentence", "ExampleSets", "as_docs", "corpus_cats", "corpus_from_docs",
+           "decode_iob", "doc_id", "doc_relations", "doc_sentences", "doc_spans", "entity_count", "example_cats",
+           "example_sets", "found_selectors", "given_id", "sentence_counts", "span_feature_names", "span_features",
+           "span_rows", "spans_from_docs", "take_rows", "unique_rows"]

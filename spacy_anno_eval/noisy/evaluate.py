@@ -296,14 +296,6 @@ def evaluate_files(gold_path: str | Path, pred_path: str | Path, threshold: floa
     return _combine([pair], threshold, max_alignment_chars, zero_division, boundary)
 
 
-def _doc_spans(doc: Any, selector: str) -> list[tuple[int, int, str]]:
-    from ..annotations.table import parse_selector
-
-    kind, key = parse_selector(selector)
-    spans = doc.ents if kind == "ents" else doc.spans.get(key, ())
-    return [(s.start_char, s.end_char, s.label_) for s in spans]
-
-
 def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, threshold: float = DEFAULT_THRESHOLD,
                   key_set: str = "ents", response_set: str | None = None,
                   max_alignment_chars: int = DEFAULT_MAX_ALIGNMENT_CHARS,
@@ -317,6 +309,8 @@ def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, thresho
     layout as :func:`evaluate_files`, with one ``alignment`` entry per pair
     and the pair's index in each entity row's ``doc``.
     """
+    from ..annotations.docs import doc_spans
+
     threshold = check_threshold(threshold)
     boundary = check_boundary(boundary)
     zero_division = check_zero_division(zero_division)
@@ -327,8 +321,8 @@ def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, thresho
                          f"pass one prediction per gold doc, in the same order")
     pairs = []
     for d, (g, p) in enumerate(zip(gold_docs, pred_docs, strict=True)):
-        gold = char_tags_from_spans(g.text, _doc_spans(g, key_set), f"gold doc {d} ({key_set})")
-        pred = char_tags_from_spans(p.text, _doc_spans(p, response_set), f"predicted doc {d} ({response_set})")
+        gold = char_tags_from_spans(g.text, doc_spans(g, key_set), f"gold doc {d} ({key_set})")
+        pred = char_tags_from_spans(p.text, doc_spans(p, response_set), f"predicted doc {d} ({response_set})")
         pairs.append(evaluate_pair(gold, pred, threshold, d, f"doc {d}", boundary))
     return _combine(pairs, threshold, max_alignment_chars, zero_division, boundary)
 

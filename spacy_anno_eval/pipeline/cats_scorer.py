@@ -82,13 +82,14 @@ def score_cats_agreement(examples: Iterable[Any], *, labels: Sequence[str] | Non
     """
     import warnings
 
+    from ..annotations.docs import example_cats
     from ..errors import ConfigError, DegenerateAgreementWarning
     from ..figures import undefined
 
     labels, multi_label, threshold = check_settings(labels, multi_label, threshold)
     if not isinstance(examples, Iterable):
         raise ConfigError(f"{SCORER}: examples must be an iterable of spaCy Examples, got {type(examples).__name__}")
-    pairs = [(eg.reference.cats, eg.predicted.cats) for eg in examples if eg.reference.cats]
+    pairs = example_cats(examples)
     names = list(labels) if labels else sorted({k for ref, _ in pairs for k in ref})
     if multi_label is None:
         multi_label = not all(sum(1 for k in names if ref.get(k, 0.0) >= 0.5) == 1 for ref, _ in pairs)

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from ..annotations.docs import sentence_counts
 from ..annotations.table import INDEX, Corpus
 from ..errors import ConfigError, InputError, where
 from .settings import FP_UNITS
@@ -130,12 +131,14 @@ def _docs(source: Any, bins: list[Any] | None) -> Sequence[Any] | None:
 
 
 def _sentences(docs: Sequence[Any], corpus: Corpus) -> np.ndarray:
-    out = np.zeros(len(docs), dtype=INDEX)
-    for i, d in enumerate(docs):
-        if len(d) and not d.has_annotation("SENT_START"):
-            raise InputError(f"{where(corpus.source or 'key', corpus.doc_ids[i])}: the Doc has no sentence "
-                             f"boundaries, so false positives cannot be counted per sentence; {_WHAT_TO_DO}")
-        out[i] = sum(1 for _ in d.sents) if len(d) else 0
+    """The sentences of every Doc (:func:`~spacy_anno_eval.annotations.docs.sentence_counts`); :class:`InputError`
+    naming the first Doc without sentence boundaries."""
+    out = sentence_counts(docs)
+    unbounded = np.flatnonzero(out < 0)
+    if len(unbounded):
+        i = int(unbounded[0])
+        raise InputError(f"{where(corpus.source or 'key', corpus.doc_ids[i])}: the Doc has no sentence "
+                         f"boundaries, so false positives cannot be counted per sentence; {_WHAT_TO_DO}")
     return out
 
 

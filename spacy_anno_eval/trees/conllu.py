@@ -328,27 +328,30 @@ def treebank_from_docs(docs: Iterable[Any], source: str = "docs") -> Treebank:
     (``_`` when empty). A Doc without a dependency parse is an error, as is
     a token without a label or a head outside its sentence.
     """
+    from ..annotations.docs import doc_sentences
+
     sentences: list[Sentence] = []
     for d, doc in enumerate(docs):
-        if len(doc) == 0:
-            continue
-        if not doc.has_annotation("DEP"):
+        sents = doc_sentences(doc)
+        if sents is None:
             raise InputError(f"{source}, document {d}: the Doc has no dependency parse (no token has a "
                                      f"head and a dep label)")
-        for s, sent in enumerate(doc.sents):
+        for s, sent in enumerate(sents):
             start, end = sent.start, sent.end
             words = []
-            for tok in sent:
-                head = tok.head.i
+            for k, (form, head, dep, lemma, upos, xpos, space) in enumerate(zip(
+                    sent.forms, sent.heads, sent.deps, sent.lemmas, sent.pos, sent.tags, sent.space_after,
+                    strict=True)):
+                i = start + k
                 if not start <= head < end:
-                    raise InputError(f"{source}, document {d}, sentence {s}: token {tok.i} {tok.text!r} "
+                    raise InputError(f"{source}, document {d}, sentence {s}: token {i} {form!r} "
                                              f"has its head {head} outside the sentence [{start}, {end})")
-                if not tok.dep_:
-                    raise InputError(f"{source}, document {d}, sentence {s}: token {tok.i} {tok.text!r} "
+                if not dep:
+                    raise InputError(f"{source}, document {d}, sentence {s}: token {i} {form!r} "
                                              f"has no dependency label")
-                words.append(Word(id=tok.i - start + 1, form=tok.text, head=0 if head == tok.i else head - start + 1,
-                                  deprel=tok.dep_, lemma=tok.lemma_ or "_", upos=tok.pos_ or "_",
-                                  xpos=tok.tag_ or "_", misc="_" if tok.whitespace_ else "SpaceAfter=No"))
+                words.append(Word(id=k + 1, form=form, head=0 if head == i else head - start + 1,
+                                  deprel=dep, lemma=lemma or "_", upos=upos or "_",
+                                  xpos=xpos or "_", misc="_" if space else "SpaceAfter=No"))
             sentence = Sentence(sent_id=f"{d}.{s}", words=tuple(words), text=sent.text)
             check_tree(sentence, f"{source}, document {d}")
             sentences.append(sentence)

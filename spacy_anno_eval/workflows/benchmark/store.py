@@ -308,6 +308,8 @@ def _write_docs(docs: Iterable[Any], folder: Path) -> tuple[int, int]:
     """DocBin shards of ``SHARD_SIZE`` docs in ``folder``; return (documents, entities)."""
     from spacy.tokens import DocBin
 
+    from ...annotations.docs import entity_count
+
     folder.mkdir()
     n_docs = n_ents = shard = 0
     current = DocBin(store_user_data=True)
@@ -321,7 +323,7 @@ def _write_docs(docs: Iterable[Any], folder: Path) -> tuple[int, int]:
     for doc in docs:
         current.add(doc)
         n_docs += 1
-        n_ents += len(doc.ents)
+        n_ents += entity_count(doc)
         if len(current) >= SHARD_SIZE:
             flush()
     if len(current) or not shard:
