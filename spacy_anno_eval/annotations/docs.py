@@ -11,8 +11,10 @@ Three ways in, one set of rules:
   (``spacy/scorer.py``), for every scoring door (the registered scorer and
   the ``anno_eval`` component's ``score()``).
 - **Document ids** (:func:`doc_id`): ``doc.user_data["doc_id"]``, else
-  ``["id"]``, else the position in the stream. Every reader of Docs
-  (corpus, component, DocBin, relations, γ, benchmark) uses this one rule.
+  ``["id"]``, else the position in the stream (:func:`id_or_position` for
+  ids already read). Every reader of Docs (corpus, component, DocBin,
+  relations, γ, benchmark, the scorers, noisy text, treebanks) uses this one
+  rule.
 - **Plain data for the families** (:func:`doc_spans`, :func:`doc_sentences`,
   :func:`sentence_counts`, :func:`entity_count`, :func:`example_cats`): what
   noisy-text NER, the treebank reader, GATE's false-positive rate, the
@@ -72,7 +74,16 @@ def given_id(user_data: Mapping[Any, Any] | None) -> str | None:
 
 def doc_id(doc: Any, position: int) -> str:
     """A Doc's id: :func:`given_id` of its ``user_data``, else its ``position`` in the stream (as a string)."""
-    given = given_id(doc.user_data)
+    return id_or_position(given_id(doc.user_data), position)
+
+
+def id_or_position(given: str | None, position: int) -> str:
+    """The rule's last step, for ids already read (:func:`given_id`, or a DocBin's raw ``user_data``): ``given``,
+    else the document's ``position`` in the stream as a string.
+
+    >>> id_or_position("a", 3), id_or_position(None, 3)
+    ('a', '3')
+    """
     return str(position) if given is None else given
 
 
@@ -264,7 +275,7 @@ def corpus_from_docs(docs: Iterable[Any], selectors: Iterable[str] = ("ents",),
     for s in selectors:
         parse_selector(s)
     given = [given_id(d.user_data) for d in docs]
-    ids = [str(i) if g is None else g for i, g in enumerate(given)]
+    ids = [id_or_position(g, i) for i, g in enumerate(given)]
     texts = [d.text for d in docs]
     sets = {s: spans_from_docs(docs, s, features, doc_ids=ids, source=source) for s in selectors}
     found = span_feature_names(docs, selectors) if features else None
@@ -352,7 +363,7 @@ def span_feature_names(docs: Iterable[Any], selectors: Iterable[str]) -> list[st
 
 def doc_spans(doc: Any, selector: str) -> list[tuple[int, int, str]]:
     """``(start_char, end_char, label)`` of every span a selector names in one Doc, in the Doc's order (empty when
-    the Doc lacks the span group); :class:`ConfigError` for a selector that is not ``ents`` or ``spans:<key>``."""
+    the Doc lacks the span group); :class:`InputError` for a selector that is not ``ents`` or ``spans:<key>``."""
     kind, key = parse_selector(selector)
     return [(s.start_char, s.end_char, s.label_) for s in _selected(doc, kind, key)]
 
@@ -435,15 +446,17 @@ class ExampleSets:
     """The reference and predicted spans of a batch of Examples, ready to align.
 
     Offsets are **reference token** offsets ``[start, end)``; document ``d``
-    is the ``d``-th Example. ``response`` holds only the predictions that
-    count; ``ignored`` names the labels of predictions left out, which
-    spaCy still lists per type (with zeros).
+    is the ``d``-th Example, whose id ``doc_ids[d]`` is :func:`doc_id` of its
+    reference Doc. ``response`` holds only the predictions that count;
+    ``ignored`` names the labels of predictions left out, which spaCy still
+    lists per type (with zeros).
     """
 
     key: SpanTable
     response: SpanTable
     ignored: list[str]
     n_docs: int
+    doc_ids: list[str]
 
 
 def example_sets(examples: Iterable[Any], spans_key: str | None = None,
@@ -473,9 +486,10 @@ def example_sets(examples: Iterable[Any], spans_key: str | None = None,
     ``features`` are compared).
     """
     examples = list(examples)
+    ids = [doc_id(eg.reference, i) for i, eg in enumerate(examples)]
     if spans_key is None and not features:
-        return _ents_sets_fast(examples)
-    return _sets_from_spans(examples, spans_key, list(features) if features else None)
+        return _ents_sets_fast(examples, ids)
+    return _sets_from_spans(examples, ids, spans_key, list(features) if features else None)
 
 
 def _same_tokens(x_orth: np.ndarray, x_starts: np.ndarray, y_orth: np.ndarray, y_starts: np.ndarray) -> np.ndarray:
@@ -493,7 +507,7 @@ def _same_tokens(x_orth: np.ndarray, x_starts: np.ndarray, y_orth: np.ndarray, y
     return same
 
 
-def _ents_sets_fast(examples: list[Any]) -> ExampleSets:
+def _ents_sets_fast(examples: list[Any], ids: list[str]) -> ExampleSets:
     """:func:`example_sets` for ``doc.ents`` without features: one ``to_array`` per doc, numpy for the rest."""
     n = len(examples)
     y_orth, _, _, y_iob, y_type, y_starts = ent_token_columns([eg.y for eg in examples])
@@ -526,7 +540,7 @@ def _ents_sets_fast(examples: list[Any]) -> ExampleSets:
     response = _table_from_hashes(pdoc[counted], start[counted], end[counted], plabel[counted], x_strings)
     left_out = keep & ~counted
     ignored = sorted({x_strings[int(h)] for h in np.unique(plabel[left_out])}) if left_out.any() else []
-    return ExampleSets(key, response, ignored, n)
+    return ExampleSets(key, response, ignored, n, ids)
 
 
 def _map_through_alignment(examples: list[Any], doc: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -554,7 +568,7 @@ def _map_through_alignment(examples: list[Any], doc: np.ndarray, start: np.ndarr
     return start, end, aligned
 
 
-def _sets_from_spans(examples: list[Any], spans_key: str | None,
+def _sets_from_spans(examples: list[Any], ids: list[str], spans_key: str | None,
                      features: list[str] | None) -> ExampleSets:
     """:func:`example_sets` through Span objects: span groups, or entities with features."""
     ents = spans_key is None
@@ -578,7 +592,7 @@ def _sets_from_spans(examples: list[Any], spans_key: str | None,
     key_table, response = ref_rows.build(), resp_rows.build()
     if not ents and not features:
         key_table, response = unique_rows(key_table), unique_rows(response)
-    return ExampleSets(key_table, response, sorted(ignored), len(examples))
+    return ExampleSets(key_table, response, sorted(ignored), len(examples), ids)
 
 
 def _aligned(eg: Any, spans: list[Any], ents: bool) -> list[tuple[int, int] | None]:
@@ -633,5 +647,5 @@ def take_rows(table: SpanTable, keep: np.ndarray) -> SpanTable:
 
 __all__ = ["CATS_KEY", "DOC_ID_KEYS", "DocSentence", "ExampleSets", "as_docs", "corpus_cats", "corpus_from_docs",
            "decode_iob", "doc_id", "doc_relations", "doc_sentences", "doc_spans", "entity_count", "example_cats",
-           "example_sets", "found_selectors", "given_id", "sentence_counts", "span_feature_names", "span_features",
-           "span_rows", "spans_from_docs", "take_rows", "unique_rows"]
+           "example_sets", "found_selectors", "given_id", "id_or_position", "sentence_counts", "span_feature_names",
+           "span_features", "span_rows", "spans_from_docs", "take_rows", "unique_rows"]

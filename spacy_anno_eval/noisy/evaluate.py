@@ -307,9 +307,11 @@ def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, thresho
     ``spans:<key>``; the response set defaults to the key set). Each pair is
     aligned on ``doc.text``; counts are summed over the pairs. Same result
     layout as :func:`evaluate_files`, with one ``alignment`` entry per pair
-    and the pair's index in each entity row's ``doc``.
+    and the pair's index in each entity row's ``doc``. Messages name a Doc by
+    its id (:func:`~spacy_anno_eval.annotations.docs.doc_id`: its position
+    when its ``user_data`` gives none).
     """
-    from ..annotations.docs import doc_spans
+    from ..annotations.docs import doc_id, doc_spans
 
     threshold = check_threshold(threshold)
     boundary = check_boundary(boundary)
@@ -321,9 +323,10 @@ def evaluate_docs(gold_docs: Iterable[Any], pred_docs: Iterable[Any], *, thresho
                          f"pass one prediction per gold doc, in the same order")
     pairs = []
     for d, (g, p) in enumerate(zip(gold_docs, pred_docs, strict=True)):
-        gold = char_tags_from_spans(g.text, doc_spans(g, key_set), f"gold doc {d} ({key_set})")
-        pred = char_tags_from_spans(p.text, doc_spans(p, response_set), f"predicted doc {d} ({response_set})")
-        pairs.append(evaluate_pair(gold, pred, threshold, d, f"doc {d}", boundary))
+        gold_id, pred_id = doc_id(g, d), doc_id(p, d)
+        gold = char_tags_from_spans(g.text, doc_spans(g, key_set), f"gold doc {gold_id} ({key_set})")
+        pred = char_tags_from_spans(p.text, doc_spans(p, response_set), f"predicted doc {pred_id} ({response_set})")
+        pairs.append(evaluate_pair(gold, pred, threshold, d, f"doc {gold_id}", boundary))
     return _combine(pairs, threshold, max_alignment_chars, zero_division, boundary)
 
 

@@ -139,8 +139,7 @@ def score_spans(examples: Iterable[Any], *, spans_key: str | None = None, beta: 
     sets = example_sets(examples, spans_key, features)
     prefix = prefix or ("ents" if spans_key is None else f"spans_{spans_key}")
     alignment = align_spans(select_types(sets.key, labels), select_types(sets.response, labels), features=features)
-    ev = Evaluation.from_alignment(alignment, [str(i) for i in range(sets.n_docs)],
-                                   {"beta": beta, "zero_division": zero_division})
+    ev = Evaluation.from_alignment(alignment, sets.doc_ids, {"beta": beta, "zero_division": zero_division})
     out = format_scores(ev.report(per_doc=False), prefix)
     per_type = out[f"{prefix}_per_type"]
     if per_type:  # spaCy lists the labels of ignored predictions too, with zeros

@@ -323,15 +323,19 @@ def check_tree(sentence: Sentence, source: str = "<string>") -> int:
 def treebank_from_docs(docs: Iterable[Any], source: str = "docs") -> Treebank:
     """The basic trees of spaCy ``docs``, one sentence per ``doc.sents``.
 
-    ``sent_id`` is ``"<doc>.<sentence>"`` (0-based positions), the text is
-    ``sent.text``; UPOS, XPOS, LEMMA come from ``pos_``, ``tag_``, ``lemma_``
-    (``_`` when empty). A Doc without a dependency parse is an error, as is
-    a token without a label or a head outside its sentence.
+    ``sent_id`` is ``"<doc>.<sentence>"``: the document's id by the one rule
+    (:func:`~spacy_anno_eval.annotations.docs.doc_id`; its 0-based position
+    when its ``user_data`` gives none), which also names it in errors, and
+    the sentence's 0-based position in it. The text is ``sent.text``; UPOS,
+    XPOS, LEMMA come from ``pos_``, ``tag_``, ``lemma_`` (``_`` when empty).
+    A Doc without a dependency parse is an error, as is a token without a
+    label or a head outside its sentence.
     """
-    from ..annotations.docs import doc_sentences
+    from ..annotations.docs import doc_id, doc_sentences
 
     sentences: list[Sentence] = []
-    for d, doc in enumerate(docs):
+    for position, doc in enumerate(docs):
+        d = doc_id(doc, position)
         sents = doc_sentences(doc)
         if sents is None:
             raise InputError(f"{source}, document {d}: the Doc has no dependency parse (no token has a "
