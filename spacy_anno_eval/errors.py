@@ -123,6 +123,12 @@ class WorkerDiedError(RuntimeError):
     :class:`AnnoEvalError`: the input is not at fault). Raised by :mod:`spacy_anno_eval.workflows.stream`."""
 
 
+class ConversionWarning(UserWarning):
+    """A conversion changed or could not keep something: spans grown to whole tokens, a feature value written
+    as text, feature values that share one extension key, documents a JSONL cannot mark as not covered
+    (:mod:`spacy_anno_eval.io.convert`)."""
+
+
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,
           span: tuple[int, int] | None = None) -> str:
     """Format a location prefix such as ``key.jsonl, line 4, document 'd3', span [5, 9)``."""

@@ -62,7 +62,7 @@ import numpy as np
 
 from ..annotations.docs import CATS_KEY
 from ..annotations.table import ALL_FEATURES, Corpus, chosen_labels, parse_selector
-from ..errors import ConfigError, InputError, where
+from ..errors import ConfigError, ConversionWarning, InputError, where
 
 #: the ``user_data`` key under which every span's features are kept exactly, per span group
 FEATURES_KEY = "span_features"
@@ -70,11 +70,6 @@ FEATURES_KEY = "span_features"
 DOC_ID_KEY = "doc_id"
 ALIGNMENTS = ("expand", "split")
 TARGETS = ("docbin", "jsonl")
-
-
-class ConversionWarning(UserWarning):
-    """A conversion changed or could not keep something: spans grown to whole tokens, a feature value written
-    as text, feature values that share one extension key, documents a JSONL cannot mark as not covered."""
 
 
 # -- reading every set ----------------------------------------------------------------------------------------
