@@ -129,6 +129,13 @@ class ConversionWarning(UserWarning):
     (:mod:`spacy_anno_eval.io.convert`)."""
 
 
+class ReaderNoteWarning(UserWarning):
+    """What an annotation tool's reader noticed about a file and read in its own way, as one sentence per kind:
+    duplicates dropped, relations or answers left out, annotations without a label infon, document features not
+    read as categories... (:meth:`spacy_anno_eval.io.multiset.MultiSetBuilder.note`, warned once per file when
+    the corpus is built)."""
+
+
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,
           span: tuple[int, int] | None = None) -> str:
     """Format a location prefix such as ``key.jsonl, line 4, document 'd3', span [5, 9)``."""

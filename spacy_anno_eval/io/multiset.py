@@ -43,6 +43,10 @@ Rules every such reader shares, written once here:
   where the set covers the document (``{}`` when it gave no category),
   ``None`` where it does not. A label given twice for one document keeps the
   larger value (chosen wins over offered).
+- **Notes.** What a reader noticed and read in its own way (duplicates
+  dropped, relations left out, ...) goes to :meth:`MultiSetBuilder.note`:
+  one :class:`~spacy_anno_eval.errors.ReaderNoteWarning` per sentence and
+  file, so they can be filtered apart from every other warning.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from ..annotations.table import ALL_FEATURES, Corpus, SpanTable, SpanTableBuilder
-from ..errors import ConfigError, InputError, ZeroLengthWarning, where
+from ..errors import ConfigError, InputError, ReaderNoteWarning, ZeroLengthWarning, where
 from .offsets import CoveredText, check_range
 
 
@@ -225,7 +229,7 @@ class MultiSetBuilder:
 
     def note(self, text: str) -> None:
         """A sentence for the user about what was read (duplicates dropped, answers skipped, ...): warned once at
-        :meth:`build`."""
+        :meth:`build`, as a :class:`~spacy_anno_eval.errors.ReaderNoteWarning`."""
         self.notes.append(text)
 
     # -- the corpus -------------------------------------------------------------------------------------------
@@ -261,7 +265,7 @@ class MultiSetBuilder:
             self.note(f"{self._without_label_feature} annotation(s) have no {self.label_feature!r} feature and "
                       f"keep their type as label")
         for text in dict.fromkeys(self.notes):
-            warnings.warn(f"{self.source}: {text}", UserWarning, stacklevel=3)
+            warnings.warn(f"{self.source}: {text}", ReaderNoteWarning, stacklevel=3)
         n = len(self.doc_ids)
         sets: dict[str, SpanTable] = {}
         coverage: dict[str, np.ndarray] = {}
