@@ -54,7 +54,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -307,8 +307,15 @@ def _split_at(doc: Any, bounds: set[int]) -> Any:
     return new
 
 
-def write_docbin(docs: Sequence[Any], path: str | os.PathLike) -> Path:
-    """Write ``docs`` to a DocBin with their user data, atomically (the one writer, :mod:`spacy_anno_eval.files`)."""
+def write_docbin(docs: Iterable[Any], path: str | os.PathLike) -> Path:
+    """Write ``docs`` to a DocBin (``.spacy``) with their user data, atomically, through the one writer
+    (:func:`spacy_anno_eval.files.write_bytes`); return the path written.
+
+    The bytes go to a temporary file beside ``path``, which then replaces
+    ``path`` (``os.replace``): a reader never sees a half-written file, and on
+    any error the temporary file is removed and ``path`` is left as it was.
+    ``convert`` and the adjudication workflow both write with it.
+    """
     from spacy.tokens import DocBin
 
     from ..files import write_bytes

@@ -28,7 +28,7 @@ in the gold set once, with the features and origin of its first acceptance
 (agreed, then choices in file order).
 
 :func:`to_docs` turns the result into spaCy Docs whose tokens fall on every
-accepted span's boundaries, and :func:`write_docbin` writes them atomically;
+accepted span's boundaries, and :func:`~spacy_anno_eval.io.convert.write_docbin` writes them atomically;
 :func:`adjudicate_files` does all of it for two files (the ``anno-eval
 adjudicate`` command). :func:`undecided_choices` lists the rows still
 undecided in the choices format (``adjudicate --undecided FILE``): a person
@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdjudicationWarning, ConfigError, InputError, where
+from ..io.convert import write_docbin
 from ..spans.align import CORRECT, STATUS_NAMES
 
 SIDES = ("key", "response", "none")
@@ -338,20 +339,6 @@ def to_docs(evaluation: Any, accepted: Sequence[Sequence[Mapping[str, Any]]], ta
                       f"overlapping gold annotations; they are in doc.spans[{target!r}] but doc.ents is left unset "
                       f"there", AdjudicationWarning, stacklevel=2)
     return docs
-
-
-def write_docbin(docs: Iterable[Any], path: str | os.PathLike) -> Path:
-    """Write ``docs`` to a DocBin (``.spacy``) with their user data, atomically.
-
-    The bytes go to a temporary file beside ``path``, which then replaces
-    ``path`` (``os.replace``): a reader never sees a half-written file, and on
-    any error the temporary file is removed and ``path`` is left as it was.
-    """
-    from spacy.tokens import DocBin
-
-    from ..files import write_bytes
-
-    return write_bytes(path, DocBin(store_user_data=True, docs=docs).to_bytes())
 
 
 def _undecided_rows(evaluation: Any, result: _Result, accept_agreed: bool) -> list[tuple[int, int, int, int]]:
