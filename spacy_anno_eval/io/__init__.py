@@ -94,6 +94,13 @@ def register_reader(name: str, suffixes: Sequence[str] = (), *, inputs: Callable
     return decorate
 
 
+def unregister_reader(name: str) -> None:
+    """Remove the plugin reader registered as ``name`` (:func:`register_reader`); a built-in reader that it
+    replaced comes back. Nothing happens when no plugin has the name."""
+    _PLUGINS.pop(name, None)
+    registry.unregister(name)
+
+
 def _load_entry_points() -> None:
     """Register the readers of the ``spacy_anno_eval_readers`` entry points, once (under a lock: the key and
     the response may be read in two threads). An entry point names a read function (a span reader) or a
@@ -294,4 +301,4 @@ def split_options(names: Sequence[str], options: dict[str, Any], sources: Sequen
 _files.register_input_expander(registry.expand_inputs)
 
 __all__ = ["check_options", "detect_format", "formats", "get_reader", "read_corpus", "reader_options",
-           "register_reader", "split_options"]
+           "register_reader", "split_options", "unregister_reader"]

@@ -234,6 +234,11 @@ def register(reader: Reader) -> Reader:
     return reader
 
 
+def unregister(name: str) -> None:
+    """Remove the plugin reader ``name`` (a built-in one it replaced comes back)."""
+    _PLUGINS.pop(name, None)
+
+
 def readers(kind: str | None = None) -> list[Reader]:
     """Every registered reader (plugins last), or those of ``kind``."""
     found = {r.name: r for r in BUILTIN if r.kind != "spans" or r.name not in _PLUGINS}
@@ -300,4 +305,4 @@ def expand_inputs(inputs: Iterable[Any]) -> list[Any]:
 
 
 __all__ = ["BUILTIN", "KINDS", "Files", "Reader", "Sample", "SideFile", "declared_inputs", "expand_inputs", "reader",
-           "readers", "register"]
+           "readers", "register", "unregister"]

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
 from spacy_anno_eval.errors import InputError
-from spacy_anno_eval.io import read_corpus, register_reader
+from spacy_anno_eval.io import read_corpus, register_reader, unregister_reader
 from spacy_anno_eval.io.convert import FEATURES_KEY, ConversionWarning, convert, corpus_to_docs, read_sets
 from spacy_anno_eval.io.multiset import MultiSetBuilder
 
@@ -32,7 +32,6 @@ runner = CliRunner()
 LONG = "annotator-with-a-really-long-name-from-a-crowd-task-0042"
 
 
-@register_reader("toolx", suffixes=(".toolx",))
 def read_toolx(path: Any, *, selectors: Any = ("ents",), features: Any = None, label_feature: str | None = None,
                **options: Any) -> Any:
     """``{"docs": [{"id", "text", "sets": {NAME: [[start, end, type, {features}], ...]}}], "system": [NAMES]}``:
@@ -50,6 +49,15 @@ def read_toolx(path: Any, *, selectors: Any = ("ents",), features: Any = None, l
     except (ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{path}: not a toolx file ({exc})") from exc
     return b.build(selectors)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def toolx_reader() -> Any:
+    """The toolx reader, registered for this module's tests only: a test plugin that read with json.loads would
+    fail the contract suite (tests/test_reader_contract.py) if it stayed in the process's registry."""
+    register_reader("toolx", suffixes=(".toolx",))(read_toolx)
+    yield read_toolx
+    unregister_reader("toolx")
 
 
 TEXTS = {"d1": "Ada Lovelace met Charles Babbage in London .", "d2": "Grace Hopper \U0001F600 joined the Navy .",
