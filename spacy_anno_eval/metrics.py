@@ -10,9 +10,9 @@ and results. ``from spacy_anno_eval.metrics import f1_score, IOB2`` replaces
 
 How a figure is made
 --------------------
-1. Tags to entities (:mod:`spacy_anno_eval.io.conll`). Default mode
+1. Tags to entities (:mod:`spacy_anno_eval.io.schemes`). Default mode
    (``mode=None``, or ``mode="strict"`` without a scheme in the ``*_score``
-   functions, as in seqeval): :func:`~spacy_anno_eval.io.conll.decode_conlleval`,
+   functions, as in seqeval): :func:`~spacy_anno_eval.io.schemes.decode_conlleval`,
    conlleval.pl's chunk rules as extended by seqeval's ``get_entities``
    (sentences are separated by an ``O``; a tag is ``P-TYPE``, or ``TYPE-P``
    with ``suffix=True``; the type is split off as seqeval does). Tags whose
@@ -20,7 +20,7 @@ How a figure is made
    default mode does not know them) follow seqeval's ``start_of_chunk`` /
    ``end_of_chunk`` rules literally, including the chunk start it keeps from
    an earlier chunk (:func:`_decode_any_prefix`). ``mode="strict"`` with a
-   scheme: :func:`~spacy_anno_eval.io.conll.decode_strict`, seqeval's
+   scheme: :func:`~spacy_anno_eval.io.schemes.decode_strict`, seqeval's
    ``seqeval.scheme.Tokens.entities`` (a tag the scheme does not allow is a
    ``ValueError``). ``classification_report(mode="strict")`` without a scheme
    detects it as seqeval's ``auto_detect`` does (IOB2, IOE2, IOBES, BILOU).

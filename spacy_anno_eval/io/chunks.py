@@ -58,6 +58,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
+from ..annotations.docs import id_or_position
 from ..annotations.table import Corpus
 from ..errors import InputError
 from . import check_options, detect_format, get_reader
@@ -169,7 +170,7 @@ def global_doc_ids(found: Sequence[list[str | None]], fmt: str, source: str = ""
     flat = [f for part in found for f in part]
     if fmt == "conll":
         return document_ids(flat, source, warn=True, stacklevel=3)
-    return [str(i) if f is None else f for i, f in enumerate(flat)]
+    return [id_or_position(f, i) for i, f in enumerate(flat)]  # the one doc-id rule's last step
 
 
 # ---------------------------------------------------------------------------

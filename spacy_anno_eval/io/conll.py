@@ -49,14 +49,13 @@ import re
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..annotations.table import INDEX, Corpus, SpanTable, Tokens, one_layer_selectors
 from ..errors import InputError, where
-from .parse import check_separator
+from .parse import check_separator, read_text
 from .schemes import (
     ALLOWED,
     FOLD,
@@ -320,13 +319,8 @@ def read_conll(path: str | os.PathLike, *, selectors: Sequence[str] = ("ents",),
     source = str(path)
     _refuse_options(options, source)
     settings = _Settings.check(source, selectors, scheme, strict, column, sep, token_column)
-    try:
-        text = Path(path).read_text(encoding=encoding)
-    except UnicodeDecodeError as err:
-        from .encoding import undecodable
-
-        raise undecodable(path, encoding, err=err) from None
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    # the located loader (missing, folder, not text in the encoding: named); line ends as universal newlines
+    text = read_text(path, encoding).replace("\r\n", "\n").replace("\r", "\n")
     corpus, _ = _corpus(text, source, settings, first_line=1, warn=True)
     return corpus
 

@@ -98,6 +98,7 @@ from ..annotations.table import Corpus
 from ..errors import ConfigError, InputError, where
 from .multiset import MultiSetBuilder, export_files
 from .offsets import Utf16Offsets
+from .parse import read_text
 
 _FORMAT = re.compile(r"^#FORMAT=WebAnno TSV (\d+)\.(\d+)\s*$")
 _UNIT_ID = re.compile(r"^(\d+)-(\d+)(?:\.(\d+))?$")
@@ -281,11 +282,7 @@ class _FileReader:
         return where(self.source, self.doc_id, line)
 
     def read(self) -> None:
-        try:
-            with open(self.path, encoding="utf-8-sig", newline="") as f:
-                data = f.read()
-        except UnicodeDecodeError as err:
-            raise InputError(f"{self.source}: not UTF-8 ({err}); WebAnno TSV files are UTF-8") from None
+        data = read_text(self.path, "utf-8", fix="WebAnno TSV files are UTF-8: save it as UTF-8")
         lines = data.split("\n")
         lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
         if lines and lines[-1] == "":
