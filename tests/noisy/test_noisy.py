@@ -18,6 +18,7 @@ import io
 import logging
 import math
 import random
+import re
 import subprocess
 import sys
 import warnings
@@ -86,10 +87,47 @@ def table(result: dict) -> dict:
     return {"ALL": result["all"], **result["per_type"]}
 
 
+#: the one UndefinedFigureWarning of nerval_annot vs nerval_predict: no LOC predicted, no *** in the gold
+NERVAL_UNDEFINED = (r"2 ratios with a zero denominator .*: "
+                    r"P of LOC \(no predicted entity\), R of \*\*\* \(no gold entity\)")
+
+
+@contextlib.contextmanager
+def undefined_ratios(match: str | None):
+    """Expect one UndefinedFigureWarning matching ``match``, or none at all when ``match`` is None."""
+    if match is not None:
+        with pytest.warns(UndefinedFigureWarning, match=match):
+            yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedFigureWarning)
+        yield
+
+
+@contextlib.contextmanager
+def recorded_undefined(messages: list[str]):
+    """Append the message of every UndefinedFigureWarning raised inside to ``messages`` (for loops over random
+    cases, where some warn and some do not)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndefinedFigureWarning)
+        yield
+    messages.extend(str(w.message) for w in caught if issubclass(w.category, UndefinedFigureWarning))
+    for w in caught:  # anything else goes on to the filters of the test run
+        if not issubclass(w.category, UndefinedFigureWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def zero_denominators(messages: list[str]) -> int:
+    """How many ratios the (at most one) UndefinedFigureWarning in ``messages`` names: 0 without one."""
+    assert len(messages) <= 1, messages  # one warning per call
+    return sum(int(re.match(r"(\d+) ratios? with a zero denominator", m).group(1)) for m in messages)
+
+
 @pytest.mark.parametrize(("annot", "predict", "threshold", "expected"), REFERENCE_5_7,
                          ids=[f"{a}-{t}" for a, _, t, _ in REFERENCE_5_7])
 def test_reference_5_7(annot, predict, threshold, expected):
-    result = evaluate_files(example(annot), example(predict), threshold)
+    with undefined_ratios(NERVAL_UNDEFINED if annot == "nerval_annot" else None):
+        result = evaluate_files(example(annot), example(predict), threshold)
     got = table(result)
     assert set(got) == set(expected)
     for tag, want in expected.items():
@@ -97,7 +135,8 @@ def test_reference_5_7(annot, predict, threshold, expected):
 
 
 def test_reference_5_7_aligned_strings():
-    result = evaluate_files(example("nerval_annot"), example("nerval_predict"))
+    with pytest.warns(UndefinedFigureWarning, match=NERVAL_UNDEFINED):
+        result = evaluate_files(example("nerval_annot"), example("nerval_predict"))
     assert result["alignment"] == [{
         "gold_aligned": "Gérard de -N-erval was bo-rn in Paris in 1808 -.",
         "pred_aligned": "G*rard de *N*erval ----bo*rn in Paris in 1833 *.",
@@ -128,7 +167,8 @@ def test_entity_table_and_muc():
     assert ent["matched"] and ent["muc"] == "COR"
     assert (ent["gold_start"], ent["gold_end"], ent["pred_start"], ent["pred_end"]) == (0, 24, 0, 17)
 
-    result = evaluate_files(example("nerval_annot"), example("nerval_predict"))
+    with pytest.warns(UndefinedFigureWarning, match=NERVAL_UNDEFINED):
+        result = evaluate_files(example("nerval_annot"), example("nerval_predict"))
     by_type = {e["type"]: e for e in result["entities"]}
     assert by_type["PER"]["gold_text"] == "Gérard de Nerval" and by_type["PER"]["pred_text"] == "G*rard de *N*erval"
     assert by_type["PER"]["distance"] == 3 and by_type["PER"]["muc"] == "COR"
@@ -389,8 +429,14 @@ def test_differential_against_nerval(tmp_path, stress):
         if pair is None:
             continue
         gold, pred, threshold = pair
-        ours = evaluate_files(gold, pred, threshold)
-        assert_same_as_nerval(ours, nerval_scores(gold, pred, threshold), f"seed {seed} t={threshold}")
+        messages: list[str] = []
+        with recorded_undefined(messages):
+            ours = evaluate_files(gold, pred, threshold)
+        theirs = nerval_scores(gold, pred, threshold)
+        assert_same_as_nerval(ours, theirs, f"seed {seed} t={threshold}")
+        # one UndefinedFigureWarning names every P and R that nerval leaves as None
+        undefined = sum(row[name] is None for row in theirs.values() for name in ("P", "R"))
+        assert zero_denominators(messages) == undefined, f"seed {seed}: {messages}"
         compared += 1
     assert compared > 100
 
@@ -503,9 +549,14 @@ def test_docs_equal_files_on_random_corpora(tmp_path):
         pred_s = repair(make_pred(rng, gold_s, p=0.15, tag_noise=0.2))
         flat_g = [tok for sent in gold_s for tok in sent]
         flat_p = [tok for sent in pred_s for tok in sent]
-        files = evaluate_files(write_bio(tmp_path / "g.bio", gold_s), write_bio(tmp_path / "p.bio", pred_s), 0.3)
-        docs = evaluate_docs([make_doc(vocab, flat_g)], [make_doc(vocab, flat_p)])
+        from_files: list[str] = []
+        from_docs: list[str] = []
+        with recorded_undefined(from_files):
+            files = evaluate_files(write_bio(tmp_path / "g.bio", gold_s), write_bio(tmp_path / "p.bio", pred_s), 0.3)
+        with recorded_undefined(from_docs):
+            docs = evaluate_docs([make_doc(vocab, flat_g)], [make_doc(vocab, flat_p)])
         assert docs == files, seed
+        assert from_docs == from_files, seed  # the same undefined ratios, warned the same way
 
 
 def test_docs_nested_spans_and_errors():
@@ -540,7 +591,8 @@ def test_scorer_on_examples():
     pred = make_doc(vocab, [("G*rard", "B-PER"), ("de", "I-PER"), ("*N*erval", "I-PER"), ("bo*rn", "O"),
                             ("in", "O"), ("Paris", "B-***"), ("in", "O"), ("1833", "B-DAT"), ("*.", "O")])
     examples = [Example(pred, gold)]
-    scores = score_noisy_examples(examples)
+    with pytest.warns(UndefinedFigureWarning, match=NERVAL_UNDEFINED):  # the same text as nerval's example
+        scores = score_noisy_examples(examples)
     assert scores["noisy_ents_p"] == pytest.approx(THIRD) and scores["noisy_ents_f"] == pytest.approx(THIRD)
     per_type = scores["noisy_ents_per_type"]
     assert per_type["LOC"] == {"p": 0.0, "r": 0.0, "f": 0.0, "predicted": 0, "matched": 0, "support": 1}
@@ -549,14 +601,17 @@ def test_scorer_on_examples():
     assert all(isinstance(scores[f"noisy_ents_{k}"], float) for k in "prf")
 
     scorer = make_noisy_spans_scorer(threshold=0.3)
-    assert scorer(examples, labels=["ignored"]) == scores
-    assert make_noisy_spans_scorer(threshold=0.5)(examples)["noisy_ents_r"] == pytest.approx(2 / 3)  # 1833 ~ 1808
+    with pytest.warns(UndefinedFigureWarning, match=NERVAL_UNDEFINED):
+        assert scorer(examples, labels=["ignored"]) == scores
+    with pytest.warns(UndefinedFigureWarning, match=NERVAL_UNDEFINED):
+        assert make_noisy_spans_scorer(threshold=0.5)(examples)["noisy_ents_r"] == pytest.approx(2 / 3)  # 1833 ~ 1808
 
     gold_sc = make_doc(vocab, [("Paris", "B-LOC")], key="sc")
     pred_sc = make_doc(vocab, [("Pari5", "B-LOC")], key="sc")
     spans_scores = make_noisy_spans_scorer(spans_key="sc")([Example(pred_sc, gold_sc)])
     assert spans_scores["noisy_spans_sc_f"] == 1.0
-    empty = score_noisy_examples([Example(make_doc(vocab, [("x", "O")]), make_doc(vocab, [("y", "O")]))])
+    with pytest.warns(UndefinedFigureWarning, match=r"P of ALL \(no predicted entity\), R of ALL \(no gold entity\)"):
+        empty = score_noisy_examples([Example(make_doc(vocab, [("x", "O")]), make_doc(vocab, [("y", "O")]))])
     assert empty["noisy_ents_p"] == 0.0 and empty["noisy_ents_per_type"] == {}
     with pytest.raises(ConfigError, match="spans_key"):
         make_noisy_spans_scorer(spans_key="")
