@@ -4,12 +4,14 @@ handling, and agreement with EVALB on contiguous trees."""
 from __future__ import annotations
 
 import json
+import re
+import warnings
 
 import pytest
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
-from spacy_anno_eval.errors import ConfigError, InputError
+from spacy_anno_eval.errors import ConfigError, InputError, UndefinedFigureWarning
 from spacy_anno_eval.trees.brackets import parse_brackets
 from spacy_anno_eval.trees.disco import evaluate, format_bracket, strip_functions
 from spacy_anno_eval.trees.evalb import EvalbParams
@@ -72,7 +74,9 @@ def test_delete_root_preterms_and_disc_only():
 def test_error_and_skip_sentences_are_counted_never_raised():
     bad = GOLD.replace("sleeps\tV", "snores\tV").replace("#BOS 2\nYes\tA\t--\t--\t502\n#502\tADVP\t--\t--\t0\n",
                                                            "#BOS 2\n")
-    r = evaluate(_negra(GOLD), _negra(bad))
+    with pytest.warns(UndefinedFigureWarning, match=r"4 ratios with a zero denominator .*: recall \(all\), "
+                                                    r"precision \(all\), exact_match \(all\), pos_accuracy \(all\)"):
+        r = evaluate(_negra(GOLD), _negra(bad))  # no sentence scored: every summary figure is undefined
     assert [(s.status, s.message) for s in r.sentences] == [(1, "words unmatch at 3 (sleeps|snores)"),
                                                             (2, "empty test sentence")]
     assert (r.all.error, r.all.skip, r.all.scored) == (1, 1, 0)
@@ -118,9 +122,16 @@ def test_random_contiguous_trees_agree_with_evalb():
     for _ in range(200):
         words = [f"w{i}" for i in range(rng.randint(1, 9))]
         g, t = parse_brackets(tree(words)), parse_brackets(tree(words))
-        e = evalb(g, t).all
-        d = evaluate([from_brackets(x) for x in g], [from_brackets(x) for x in t]).all
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UndefinedFigureWarning)
+            e = evalb(g, t).all
+            d = evaluate([from_brackets(x) for x in g], [from_brackets(x) for x in t]).all
         assert (d.matched, d.gold_brackets, d.test_brackets) == (e.matched, e.gold_brackets, e.test_brackets)
+        # a side without brackets (one word): both scorers warn once that its recall or precision is undefined
+        named = [set(re.findall(r"(recall|precision) \(all\)", str(w.message))) for w in caught
+                 if issubclass(w.category, UndefinedFigureWarning)]
+        undefined = {name for name, n in (("recall", e.gold_brackets), ("precision", e.test_brackets)) if n == 0}
+        assert named == ([undefined, undefined] if undefined else []), words
 
 
 def test_parameter_files_refuse_what_is_not_implemented():
