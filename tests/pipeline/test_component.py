@@ -20,6 +20,7 @@ import spacy
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
+from spacy_anno_eval.errors import EmptyKeyWarning
 from spacy_anno_eval.pipeline.component import AnnoEval, PipeHook
 from spacy_anno_eval.spans.counts import Evaluation, doc_results
 from spacy_anno_eval.spans.engine import evaluate
@@ -328,10 +329,17 @@ def examples_for(nlp: spacy.language.Language, docs: list[Doc]) -> list[Example]
     return out
 
 
+#: nlp.evaluate runs the pipeline on Docs made from the text alone, so each anno_eval component sees an empty key set
+#: and warns once, although evaluate scores from the Examples' references and runs no QA stage (a false alarm
+#: noted in issue 27: drop these pytest.warns when the component stops warning inside nlp.evaluate)
+NO_GOLD_ON_DOCS = r"anno_eval: the key set 'spans:gold' is empty in every document so far"
+
+
 def test_nlp_evaluate_returns_the_scorer_keys(tmp_path: Path) -> None:
     nlp = make_nlp()
     docs = make_docs(nlp, 50)
-    scores = nlp.evaluate(examples_for(nlp, docs), per_component=True)["anno_eval"]
+    with pytest.warns(EmptyKeyWarning, match=NO_GOLD_ON_DOCS):
+        scores = nlp.evaluate(examples_for(nlp, docs), per_component=True)["anno_eval"]
     expected = engine_evaluation(list(nlp.pipe(d.copy() for d in docs))).report()
     assert scores["ents_p"] == pytest.approx(expected["micro"]["strict"]["p"])
     assert scores["ents_r"] == pytest.approx(expected["micro"]["strict"]["r"])
@@ -344,14 +352,16 @@ def test_nlp_evaluate_returns_the_scorer_keys(tmp_path: Path) -> None:
     # the scorer is configured like any spaCy scorer: its prefix names the keys
     nlp.add_pipe("anno_eval", name="qa_gold",
                  config={"scorer": {"@scorers": "spacy_anno_eval.spans_scorer.v1", "prefix": "qa_gold"}})
-    by_comp = nlp.evaluate(examples_for(nlp, docs), per_component=True)
+    with pytest.warns(EmptyKeyWarning, match=NO_GOLD_ON_DOCS):  # the new component's own warning
+        by_comp = nlp.evaluate(examples_for(nlp, docs), per_component=True)
     assert by_comp["qa_gold"]["qa_gold_f"] == pytest.approx(scores["ents_f"])
 
 
 def test_evaluate_runs_no_qa_stage(tmp_path: Path) -> None:
     nlp = make_nlp(output_dir=str(tmp_path / "qa"))
     qa = nlp.get_pipe("anno_eval")
-    nlp.evaluate(examples_for(nlp, make_docs(nlp, 20)))
+    with pytest.warns(EmptyKeyWarning, match=NO_GOLD_ON_DOCS):
+        nlp.evaluate(examples_for(nlp, make_docs(nlp, 20)))
     assert qa.n_reports == 0 and not (tmp_path / "qa").exists()
 
 
@@ -376,7 +386,8 @@ def test_spacy_evaluate_cli(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
     scores = json.loads(metrics.read_text())
-    expected = nlp.evaluate(examples_for(nlp, docs))
+    with pytest.warns(EmptyKeyWarning, match=NO_GOLD_ON_DOCS):
+        expected = nlp.evaluate(examples_for(nlp, docs))
     for key in ("ents_p", "ents_r", "ents_f", "ents_f_lenient", "ents_f_average"):
         assert scores[key] == pytest.approx(expected[key]), key
     assert 0.0 < scores["ents_f"] < scores["ents_f_lenient"] < 1.0
