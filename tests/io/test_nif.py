@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from spacy_anno_eval.errors import ConfigError, CoveredTextWarning, InputError
+from spacy_anno_eval.errors import ConfigError, CoveredTextWarning, InputError, ReaderNoteWarning
 from spacy_anno_eval.io import detect_format, read_corpus
 from spacy_anno_eval.io.nif import read_nif
 from tests.conftest import shared_file
@@ -38,7 +38,8 @@ def _ours(corpus, name="ents", feature="taIdentRef"):
 
 def test_kore50_same_mentions_as_rdflib_and_anchor_mismatches_warned() -> None:
     path = shared_file("formats", "nif_turtle", "kore50.ttl")
-    with pytest.warns(CoveredTextWarning, match="58 annotations whose nif:anchorOf differs"):
+    with (pytest.warns(CoveredTextWarning, match="58 annotations whose nif:anchorOf differs"),
+          pytest.warns(ReaderNoteWarning, match=r"kore50.ttl: 50 string\(s\) without an entity annotation")):
         c = read_nif(path, features=["taIdentRef"])
     assert len(c) == 1 and len(c.texts[0]) == 3777  # the URI says 3779: the escaped-quote bug
     ours = _ours(c)
@@ -100,7 +101,8 @@ def test_emoji_in_code_points(tmp_path) -> None:
 def test_emoji_in_utf16_from_a_java_writer(tmp_path) -> None:
     path = tmp_path / "j.ttl"
     path.write_text(TTL.format(end=13, b=5, e=13, extra=""), encoding="utf-8")
-    with pytest.warns(UserWarning, match="UTF-16"):
+    with (pytest.warns(ReaderNoteWarning, match=r"1 context\(s\) count offsets in UTF-16 code units"),
+          pytest.warns(ReaderNoteWarning, match=r"j.ttl: 1 string\(s\) without an entity annotation")):
         c = read_nif(path)
     t = c.get_set("ents")
     assert c.texts[0][t.start[0]:t.end[0]] == "New York"

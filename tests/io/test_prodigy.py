@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from spacy_anno_eval.errors import CoveredTextWarning, InputError
+from spacy_anno_eval.errors import CoveredTextWarning, InputError, ReaderNoteWarning
 from spacy_anno_eval.io import detect_format, read_corpus
 from spacy_anno_eval.io.prodigy import read_prodigy
 from tests.conftest import shared_file
@@ -96,7 +96,9 @@ def test_emoji_token_spans_dedup_and_answers(tmp_path) -> None:
         {**base, "_session_id": "ner-dee", "answer": "ignore"},
         {"text": "Other", "_input_hash": 9, "_annotator_id": "ner-cy", "answer": "accept", "spans": []},
     ])
-    with pytest.warns(CoveredTextWarning, match="1 annotation"):
+    with (pytest.warns(CoveredTextWarning, match="1 annotation"),
+          pytest.warns(ReaderNoteWarning, match=r"1 repeated answer\(s\) \(the same annotator, the same task\)"),
+          pytest.warns(ReaderNoteWarning, match=r"1 'ignore' and 1 span-task 'reject' answer\(s\) cover no document")):
         c = read_prodigy(path, features=["kb_id"])
     assert c.annotator_sets == ["spans:ner-alex", "spans:ner-bea", "spans:ner-cy", "spans:ner-dee"]
     assert _spans(c, "spans:ner-alex") == [("7", 4, 12, "GPE")]

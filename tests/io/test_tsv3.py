@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from spacy_anno_eval.errors import ConfigError, CoveredTextWarning, InputError
+from spacy_anno_eval.errors import ConfigError, CoveredTextWarning, InputError, ReaderNoteWarning
 from spacy_anno_eval.io import detect_format, read_corpus
 from spacy_anno_eval.io.tsv3 import read_tsv3, unescape_text, unescape_value
 from tests.conftest import SHARED_DATA, shared_file
@@ -113,7 +113,9 @@ def test_inception_export_layout(tmp_path: Path) -> None:
 
 
 def test_pos_lemma_escapes_and_relations_left_out() -> None:
-    c = read_tsv3(shared_file(*FMT, "relationLabelTest__user1.tsv"), features=["*"])
+    with pytest.warns(ReaderNoteWarning, match=r"relationLabelTest__user1.tsv: 26 relation annotation\(s\) "
+                                               r"\(Dependency\) left out"):
+        c = read_tsv3(shared_file(*FMT, "relationLabelTest__user1.tsv"), features=["*"])
     t = c.get_set("ents")
     labels = t.label_names().tolist()
     assert labels.count("POS") == 26 and labels.count("Lemma") == 26 and len(t) == 52  # no Dependency span
@@ -126,7 +128,9 @@ def test_pos_lemma_escapes_and_relations_left_out() -> None:
     assert pos[0] == {"PosValue": "ADV", "coarseValue": "ADV"}
     only_pos = read_tsv3(shared_file(*FMT, "relationLabelTest__user1.tsv"), layers=["POS"], label_feature="PosValue")
     assert len(only_pos.get_set("ents")) == 26 and spans(only_pos, "ents")[0] == (0, 10, "ADV")
-    gov = read_tsv3(shared_file(*FMT, "simpleRelGovDiffTest__user2.tsv"), label_feature="PosValue")
+    with pytest.warns(ReaderNoteWarning, match=r"simpleRelGovDiffTest__user2.tsv: 1 relation annotation\(s\) "
+                                               r"\(Dependency\) left out"):
+        gov = read_tsv3(shared_file(*FMT, "simpleRelGovDiffTest__user2.tsv"), label_feature="PosValue")
     assert spans(gov, "ents") == [(5, 7, "VAFIN"), (17, 25, "NE")]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from spacy_anno_eval.errors import InputError
+from spacy_anno_eval.errors import InputError, ReaderNoteWarning
 from spacy_anno_eval.io import detect_format, read_corpus
 from spacy_anno_eval.io.xmi import STRUCTURAL_PACKAGES, read_xmi
 from tests.conftest import shared_file
@@ -186,7 +186,9 @@ def _check_export(corpus) -> None:
 
 def test_project_export_folder_one_set_per_annotator(tmp_path: Path) -> None:
     _export(tmp_path / "export")
-    with pytest.warns(UserWarning, match="state is IGNORE"):
+    with (pytest.warns(ReaderNoteWarning, match=r"export: 1 annotator file\(s\) whose document state is IGNORE"),
+          pytest.warns(ReaderNoteWarning, match=r"export: 41 structural annotation\(s\) .* left out"),
+          pytest.warns(ReaderNoteWarning, match=r"export: 8 relation annotation\(s\) \(Governor/Dependent\) left out")):
         corpus = read_xmi(tmp_path / "export")
     _check_export(corpus)
     assert detect_format(tmp_path / "export") == "xmi"
