@@ -19,6 +19,7 @@ from spacy.tokens import Span
 
 from spacy_anno_eval import cohen_kappa, evaluate, to_dataframe, to_rows
 from spacy_anno_eval.agreement.coefficients import table_bootstrap
+from spacy_anno_eval.errors import DegenerateAgreementWarning
 from spacy_anno_eval.workflows.benchmark.run import run_benchmark
 from tests.workflows.benchmark.test_run import FAST, make_bench, ruler
 
@@ -71,7 +72,9 @@ def test_user_text_is_escaped_in_the_fragment(tmp_path):
 def test_an_agreement_renders_its_parts_and_interval():
     html = table_bootstrap([[20, 10], [20, 50]], cohen_kappa, n_samples=200, seed=1)._repr_html_()
     assert "<caption>kappa</caption>" in html and "0.3478" in html and "95 % interval" in html
-    assert "undefined" in cohen_kappa([[5, 0], [0, 0]])._repr_html_()  # one category: kappa does not exist
+    with pytest.warns(DegenerateAgreementWarning, match=r"kappa: expected agreement Ae = 1 \(a single category"):
+        one_category = cohen_kappa([[5, 0], [0, 0]])  # kappa does not exist
+    assert "undefined" in one_category._repr_html_()
 
 
 def test_a_benchmark_result_renders_its_verdict(tmp_path):
