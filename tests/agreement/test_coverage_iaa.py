@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from spacy_anno_eval.agreement.iaa import pairwise_f, pairwise_kappa, to_json
 from spacy_anno_eval.cli.app import app
 from spacy_anno_eval.errors import CoverageWarning, InputError
-from spacy_anno_eval.io.docbin import _group_docs, read_docbin
+from spacy_anno_eval.io.docbin import read_docbin
+from spacy_anno_eval.io.docbin_wire import _group_docs
 from spacy_anno_eval.io.multiset import MultiSetBuilder
 from spacy_anno_eval.report.matrix import render_matrix_html, write_matrix_reports
 

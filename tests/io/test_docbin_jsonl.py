@@ -397,7 +397,7 @@ def test_missing_file_and_empty_folder(tmp_path):
 @pytest.mark.parametrize("piece", [None, 997])
 def test_large_docbin_streams_and_matches_spacy(nlp, tmp_path, monkeypatch, piece):
     """Enough tokens that the tokens field is streamed in many pieces (rows split across pieces)."""
-    import spacy_anno_eval.io.docbin as docbin
+    import spacy_anno_eval.io.docbin_wire as docbin
 
     if piece:
         monkeypatch.setattr(docbin, "_INPUT_PIECE", piece)
