@@ -182,10 +182,9 @@ class _Parts:
                     part = load(unit, self.selectors, self.fmt, self.features, **self.reader_options)
                     found = part.given_ids
                     if not isinstance(unit, Corpus) and part.coverage is None:  # Docs: absent span groups
-                        from ..io.docbin import span_group_coverage
+                        from ..io.coverage import docs_coverage
 
-                        part.coverage = span_group_coverage(
-                            _docs_per_key(doc.spans.keys() for doc in unit), len(part))
+                        part.coverage = docs_coverage(unit)
                 part.doc_ids = self.ids.add(unit, found, part.doc_ids)
                 self.names.add(part)
                 if len(part):  # a chunk of Prodigy reject/ignore lines only has no documents
@@ -263,15 +262,6 @@ class _SeenNames:
                 raise InputError(f"{where}: no annotation of type {type_name!r} carries the feature {feature!r} "
                                  f"(annotations of {', '.join(others)} do); the features of {type_name} are: "
                                  f"{listed}; write {type_name}->FEATURE with one of them, or {type_name} alone")
-
-
-def _docs_per_key(keys_per_doc: Any) -> dict[str, list[int]]:
-    """Key -> the documents whose key list holds it."""
-    present: dict[str, list[int]] = {}
-    for d, keys in enumerate(keys_per_doc):
-        for key in keys:
-            present.setdefault(key, []).append(d)
-    return present
 
 
 def _both_cover(part: Any, a: str, b: str, missing_as_empty: bool) -> np.ndarray | None:

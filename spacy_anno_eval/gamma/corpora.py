@@ -148,15 +148,6 @@ def _lay_out(doc_ids: Sequence[str], sizes: Sequence[int], rows: dict[str, list[
     return continuum
 
 
-def _docs_covered(docs: Sequence[Any], selector: str) -> np.ndarray:
-    """Whether each Doc holds the set ``selector``: a span group that is present, even empty, is an annotation
-    record; an absent one is not (``ents`` is in every Doc)."""
-    kind, key = parse_selector(selector)
-    if kind == "ents":
-        return np.ones(len(docs), dtype=bool)
-    return np.fromiter((key in doc.spans for doc in docs), dtype=bool, count=len(docs))
-
-
 def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str] | None = None, *, unit: str = "char",
               source: str = "", missing_as_empty: bool = False) -> Continuum:
     """A continuum from spaCy Docs: annotator = selector, one unit per span (category = its label).
@@ -195,7 +186,11 @@ def from_docs(docs: Iterable[Any] | PathLike, sets: str | Iterable[str] | None =
                          f"{', '.join(found)}")
     sizes = [len(doc.text) if unit == "char" else len(doc) for doc in docs]
     rows = {selector: span_rows(docs, selector, unit=unit) for selector in selectors}
-    covered = {selector: _docs_covered(docs, selector) for selector in selectors}
+    from ..io.coverage import docs_coverage
+
+    held = docs_coverage(docs, every=True) or {}  # a span group present, even empty, is an annotation record
+    covered = {s: np.ones(len(docs), dtype=bool) if s == "ents" else held.get(s, np.zeros(len(docs), dtype=bool))
+               for s in selectors}  # ents is in every Doc; a group no Doc holds covers none
     ids = [doc_id(doc, d) for d, doc in enumerate(docs)]
     return _lay_out(ids, sizes, rows, covered, selectors, missing_as_empty=missing_as_empty,
                     source=source or "docs")

@@ -63,10 +63,10 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.docs import CATS_KEY, corpus_cats, corpus_from_docs, decode_iob
+from ..annotations.docs import corpus_cats, corpus_from_docs, decode_iob
 from ..annotations.table import INDEX, Corpus, SpanTable, parse_selector
 from ..errors import InputError
-from .coverage import cats_keys, docs_per_key, span_group_coverage
+from .coverage import cats_keys, docs_coverage, docs_per_key, span_group_coverage
 from .docbin_wire import (
     EXPECTED,
     KNOWN_VERSIONS,
@@ -149,8 +149,7 @@ def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Se
         except Exception as exc:
             raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
     corpus = corpus_from_docs(docs, selectors, features, source=source)
-    corpus.coverage = span_group_coverage(docs_per_key([*doc.spans.keys(), *cats_keys(doc.user_data.get(CATS_KEY))]
-                                                       for doc in docs), len(docs))
+    corpus.coverage = docs_coverage(docs, cats=True)
     return corpus
 
 
