@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from ..annotations.docs import corpus_cats, corpus_from_docs, decode_iob
+from ..annotations.docs import corpus_cats, corpus_from_docs, decode_iob, id_or_position
 from ..annotations.table import INDEX, Corpus, SpanTable, parse_selector
 from ..errors import InputError
 from .coverage import cats_keys, docs_coverage, docs_per_key, span_group_coverage
@@ -176,7 +176,7 @@ def _read_fast(shards: list[Shard], selectors: tuple[str, ...], source: str) -> 
     doc_char0 = cum[starts[:-1]]
     text_lengths = cum[starts[1:]] - doc_char0
     given = _given_ids(shards, len(sizes))
-    doc_ids = [str(i) if d is None else d for i, d in enumerate(given)]
+    doc_ids = [id_or_position(d, i) for i, d in enumerate(given)]  # the one doc-id rule
     table = _ents_table(shards, starts, cum, doc_char0, tok_len, doc_ids, index, strings, source)
     texts = LazyTexts(strings, orth_idx, spaces, starts)
     present: dict[str, list[int]] = {}
