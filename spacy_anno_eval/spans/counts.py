@@ -354,6 +354,22 @@ class Evaluation:
                          "key": side(al.key, k, doc), "response": side(al.response, r, doc)})
         return rows
 
+    def errors(self, which: Sequence[str] | None = None, context: int = 40) -> list[dict[str, Any]]:
+        """Every error of the alignment as a row (:func:`spacy_anno_eval.spans.decisions.decision_rows`): the
+        document id, the decision (label_error, boundary_error, boundary_and_label_error, missing, spurious;
+        ``which`` chooses, :data:`~spacy_anno_eval.spans.decisions.DECISIONS` for every decision), each side's
+        start, end, label and text, and ``context`` characters of text on each side. Needs the pairs."""
+        from .decisions import decision_rows
+
+        return decision_rows(self, which=which, context=context)
+
+    def decision_counts(self) -> dict[str, Any]:
+        """The number of each decision, overall and per type
+        (:func:`spacy_anno_eval.spans.decisions.decision_counts`), read from the counts."""
+        from .decisions import decision_counts
+
+        return decision_counts(self)
+
     def docs_with_pairs(self) -> np.ndarray:
         """The indices of the documents that have pairs (a key or a response annotation), sorted. Raises
         :class:`ConfigError` when the evaluation keeps no pairs (:attr:`has_pairs`)."""
