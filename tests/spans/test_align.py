@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacy_anno_eval.annotations.table import Corpus, SpanTable
-from spacy_anno_eval.errors import ConfigError, FeatureTypeWarning, InputError
+from spacy_anno_eval.errors import ConfigError, FeatureTypeWarning
 from spacy_anno_eval.spans import align as offsets
 from spacy_anno_eval.spans.align import STATUS_NAMES, align_spans
 from spacy_anno_eval.spans.engine import evaluate
