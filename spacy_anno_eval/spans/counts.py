@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -58,6 +58,9 @@ from .measures import (
     semeval_prf,
 )
 from .settings import SpanSettings
+
+if TYPE_CHECKING:
+    from .confusion import SpanConfusion
 
 N_FIELDS = len(FIELDS)
 # why the macro mean over documents covers fewer documents than the corpus has (report["macro_docs_coverage"])
@@ -369,6 +372,14 @@ class Evaluation:
         from .decisions import decision_counts
 
         return decision_counts(self)
+
+    def confusion(self, overlap: str = "coextensive") -> SpanConfusion:
+        """The label confusion matrix of the pairs (:class:`spacy_anno_eval.spans.confusion.SpanConfusion`):
+        key label × response label with a ``none`` row and column; ``overlap`` ``"coextensive"`` (same
+        offsets) or ``"any"`` (every pair). Needs the pairs."""
+        from .confusion import SpanConfusion
+
+        return SpanConfusion.from_pairs(self.require_pairs("the label confusion matrix"), overlap)
 
     def docs_with_pairs(self) -> np.ndarray:
         """The indices of the documents that have pairs (a key or a response annotation), sorted. Raises
