@@ -28,6 +28,8 @@ from spacy_anno_eval.agreement.reliability import (
     unit_draws,
     with_bootstrap,
 )
+from spacy_anno_eval.compare import significance
+from spacy_anno_eval.compare.significance import paired_test
 from spacy_anno_eval.samples import (
     SAMPLES_PER_BLOCK,
     block_rng,
@@ -36,8 +38,6 @@ from spacy_anno_eval.samples import (
     block_sizes,
     map_blocks,
 )
-from spacy_anno_eval.workflows.benchmark import significance
-from spacy_anno_eval.workflows.benchmark.significance import paired_test
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -310,3 +310,4 @@ def test_agreement_summary_and_compare_evaluations_take_the_client(client):
     here = compare_evaluations(old, new, settings)
     there = compare_evaluations(old, new, settings, client=client)
     assert here == there and here["overall"]["strict"]["r"]["delta"] < 0
+

@@ -34,12 +34,12 @@ from typing import Any
 
 import numpy as np
 
+from ...compare.significance import paired_test
 from ...errors import InputError
 from ...spans.align import CORRECT, SPURIOUS, STATUS_NAMES
 from ...spans.counts import N_FIELDS, Evaluation, count_pairs_by_doc_and_type
 from ...spans.measures import FIELDS, gate_prf
 from .settings import FIGURES, BenchmarkSettings
-from .significance import paired_test
 
 OVERALL = "overall"
 

@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ConfigError, InputError
-from ...samples import block_size_for, map_blocks
+from ..errors import ConfigError, InputError
+from ..samples import block_size_for, map_blocks
 
 TOLERANCE = 1e-12
 _CHUNK_CELLS = 4_000_000  # float64 cells of one weight or result matrix per block (32 MB)
