@@ -311,3 +311,14 @@ def test_agreement_summary_and_compare_evaluations_take_the_client(client):
     there = compare_evaluations(old, new, settings, client=client)
     assert here == there and here["overall"]["strict"]["r"]["delta"] < 0
 
+
+def test_bootstrap_intervals_on_a_cluster_are_exactly_in_process(client):
+    from spacy_anno_eval.compare.intervals import bootstrap_intervals
+    from spacy_anno_eval.io import read_corpus
+    from spacy_anno_eval.spans.engine import evaluate
+
+    key = read_corpus(ROOT / "assets" / "demo" / "key.jsonl")
+    response = read_corpus(ROOT / "assets" / "demo" / "response.jsonl")
+    evaluation = evaluate(key, response)
+    here = bootstrap_intervals(evaluation, n_samples=600, seed=9)
+    assert here.to_dict() == bootstrap_intervals(evaluation, n_samples=600, seed=9, client=client).to_dict()

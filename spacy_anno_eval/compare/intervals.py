@@ -1,0 +1,181 @@
+"""Document-bootstrap percentile intervals of one system's figures.
+
+A corpus is a sample of documents, so a figure's uncertainty is that of
+drawing other documents (Koehn 2004; Efron & Tibshirani 1993, ch. 13). Draw
+``B`` samples of ``n`` documents with replacement; for each, add up the
+per-document (and per document and type) counts of the sample and compute
+every figure again:
+
+- micro P/R/F of each measure (strict, lenient, average) from the summed
+  counts; per type likewise from that type's summed counts;
+- macro over types: the mean of the per-type figures over the types that
+  have an annotation in the sample;
+- macro over documents: the mean of the documents' own figures over the
+  sampled documents that have an annotation, each counted as often as drawn.
+
+The interval at confidence ``c`` is the percentile interval of the ``B``
+values: their ``(1 − c)/2`` and ``(1 + c)/2`` quantiles (numpy's default,
+linear interpolation). Samples are drawn in seeded blocks
+(:mod:`spacy_anno_eval.samples`): the same seed gives the same intervals
+in-process and on Dask (``client``).
+
+Per-type intervals need the pairs (the counts per document *and* type); an
+evaluation without them (streamed, merged) gets micro and macro-over-documents
+intervals only, and says so in ``left_out``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..samples import block_size_for, map_blocks
+from ..spans.counts import count_pairs_by_doc_and_type
+from ..spans.measures import MODES, gate_prf
+
+if TYPE_CHECKING:
+    from ..spans.counts import Evaluation
+
+FIGURES = ("p", "r", "f")
+_CHUNK_CELLS = 4_000_000  # float64 cells of one block's sums (32 MB)
+
+
+def check_samples(n_samples: Any, confidence: Any) -> tuple[int, float]:
+    """``(n_samples, confidence)`` when ``n_samples`` is a whole number >= 1 and ``confidence`` a number in
+    (0, 1); else :class:`ConfigError` saying what is wanted."""
+    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 1:
+        raise ConfigError(f"the number of bootstrap samples must be a whole number >= 1, e.g. 1000, "
+                          f"got {n_samples!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise ConfigError(f"confidence must be a number in (0, 1), e.g. 0.95, got {confidence!r}")
+    return int(n_samples), float(confidence)
+
+
+def _table(raw: np.ndarray, beta: float, zd: float) -> np.ndarray:
+    """Figures (..., measures, 3) of raw counts (..., N_FIELDS)."""
+    prf = gate_prf(raw, beta, zd)
+    return np.stack([np.stack([prf[m][k] for k in FIGURES], axis=-1) for m in MODES], axis=-2)
+
+
+def _statistics(doc_sums: np.ndarray, type_sums: np.ndarray | None, doc_weights: np.ndarray,
+                doc_figures: np.ndarray, doc_present: np.ndarray, beta: float, zd: float) -> dict[str, np.ndarray]:
+    """Every figure of each sample: ``doc_sums`` (B, F) summed counts; ``type_sums`` (B, T, F) or None;
+    ``doc_weights`` (B, n_docs) how often each document was drawn."""
+    out = {"micro": _table(doc_sums, beta, zd)}
+    present_w = doc_weights @ doc_present                                          # (B,)
+    mean = np.einsum("bd,dmk->bmk", doc_weights, doc_figures * doc_present[:, None, None])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["macro_docs"] = np.where(present_w[:, None, None] > 0, mean / present_w[:, None, None], zd)
+    if type_sums is not None:
+        per_type = _table(type_sums, beta, zd)                                     # (B, T, M, 3)
+        present = type_sums.any(axis=2).astype(float)                              # (B, T)
+        n = present.sum(axis=1)
+        total = np.einsum("bt,btmk->bmk", present, per_type)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out["macro_types"] = np.where(n[:, None, None] > 0, total / n[:, None, None], zd)
+        out["per_type"] = per_type
+    return out
+
+
+def _block(size: int, seed: Any, by_doc: np.ndarray, by_doc_type: np.ndarray | None, doc_figures: np.ndarray,
+           doc_present: np.ndarray, beta: float, zd: float) -> dict[str, np.ndarray]:
+    """One block of ``size`` samples: the figures of each (see :func:`_statistics`)."""
+    rng = np.random.default_rng(seed)
+    n_docs = len(by_doc)
+    weights = rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=size).astype(float)
+    doc_sums = weights @ by_doc
+    type_sums = None
+    if by_doc_type is not None:
+        type_sums = (weights @ by_doc_type.reshape(n_docs, -1)).reshape(size, *by_doc_type.shape[1:])
+    return _statistics(doc_sums, type_sums, weights, doc_figures, doc_present, beta, zd)
+
+
+@dataclass(frozen=True)
+class BootstrapIntervals:
+    """Percentile intervals of an evaluation's figures: ``low`` and ``high`` per part (``micro``,
+    ``macro_docs``, ``macro_types``, ``per_type``), each an array (..., measures, 3) in the order of
+    :data:`~spacy_anno_eval.spans.measures.MODES` and :data:`FIGURES`."""
+
+    labels: tuple[str, ...]
+    low: dict[str, np.ndarray]
+    high: dict[str, np.ndarray]
+    n_samples: int
+    seed: int
+    confidence: float
+    left_out: list[str] = field(default_factory=list)
+
+    def interval(self, part: str, measure: str = "strict", figure: str = "f", label: str | None = None
+                 ) -> tuple[float, float]:
+        """``(low, high)`` of one figure: ``part`` micro, macro_docs, macro_types or per_type (with
+        ``label``). A name that matches nothing is a :class:`ConfigError` listing what exists."""
+        if part not in self.low:
+            raise ConfigError(f"no intervals for {part!r}; these have them: {', '.join(self.low)}")
+        if measure not in MODES or figure not in FIGURES:
+            raise ConfigError(f"measure must be one of {', '.join(MODES)} and figure one of "
+                              f"{', '.join(FIGURES)}, got {measure!r} and {figure!r}")
+        index: tuple[int, ...] = (MODES.index(measure), FIGURES.index(figure))
+        if part == "per_type":
+            if label not in self.labels:
+                raise ConfigError(f"no type {label!r}; the types are {', '.join(self.labels)}")
+            index = (self.labels.index(label), *index)
+        return float(self.low[part][index]), float(self.high[part][index])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{part: {measure: {figure: [low, high]}}}`` (``per_type``: one level more, by type),
+        with the settings and ``left_out``."""
+        def cells(low: np.ndarray, high: np.ndarray) -> dict[str, Any]:
+            return {m: {k: [float(low[i, j]), float(high[i, j])] for j, k in enumerate(FIGURES)}
+                    for i, m in enumerate(MODES)}
+
+        out: dict[str, Any] = {"method": "document bootstrap, percentile", "n_samples": self.n_samples,
+                               "seed": self.seed, "confidence": self.confidence}
+        for part in ("micro", "macro_types", "macro_docs"):
+            if part in self.low:
+                out[part] = cells(self.low[part], self.high[part])
+        if "per_type" in self.low:
+            out["per_type"] = {label: cells(self.low["per_type"][t], self.high["per_type"][t])
+                               for t, label in enumerate(self.labels)}
+        out["left_out"] = list(self.left_out)
+        return out
+
+
+def bootstrap_intervals(evaluation: Evaluation, *, n_samples: int = 1000, seed: int = 0, confidence: float = 0.95,
+                        beta: float | None = None, zero_division: float | None = None,
+                        client: Any = None) -> BootstrapIntervals:
+    """Document-bootstrap percentile intervals of every micro, macro and per-type P/R/F of ``evaluation``
+    (see the module). ``beta`` and ``zero_division`` default to the evaluation's settings; ``client``: an open
+    ``distributed.Client`` to draw the blocks on."""
+    n_samples, confidence = check_samples(n_samples, confidence)
+    settings = evaluation.settings
+    beta = settings.beta if beta is None else beta
+    zd = settings.zero_division if zero_division is None else zero_division
+    if not evaluation.doc_ids:
+        raise ConfigError("bootstrap intervals need at least one document; this evaluation has none")
+    by_doc = evaluation.by_doc.astype(float)
+    by_doc_type = None
+    left_out = []
+    if evaluation.has_pairs:
+        by_doc_type = count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids)).astype(float)
+    else:
+        left_out.append("per_type and macro_types: the evaluation keeps no pairs (streamed or merged), so its "
+                        "counts per document and type are not known")
+    doc_figures = _table(by_doc, beta, zd)
+    doc_present = by_doc.any(axis=1).astype(float)
+    cells = by_doc.size + (0 if by_doc_type is None else by_doc_type.size // len(by_doc) * 4)
+    block = block_size_for(max(cells, 1), max_cells=_CHUNK_CELLS)
+    parts = map_blocks(_block, n_samples, seed, block, client=client, by_doc=by_doc, by_doc_type=by_doc_type,
+                       doc_figures=doc_figures, doc_present=doc_present, beta=beta, zd=zd)
+    tail = (1.0 - confidence) / 2.0
+    low, high = {}, {}
+    for name in parts[0]:
+        values = np.concatenate([p[name] for p in parts])
+        low[name], high[name] = np.quantile(values, [tail, 1.0 - tail], axis=0)
+    labels = tuple(evaluation.alignment.labels) if by_doc_type is not None else tuple(evaluation.labels)
+    return BootstrapIntervals(labels, low, high, n_samples, int(seed), confidence, left_out)
+
+
+__all__ = ["FIGURES", "BootstrapIntervals", "bootstrap_intervals", "check_samples"]
