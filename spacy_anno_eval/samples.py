@@ -2,7 +2,7 @@
 
 Every resampling method of the package (:func:`~spacy_anno_eval.agreement.reliability.with_bootstrap`,
 :func:`~spacy_anno_eval.agreement.coefficients.table_bootstrap`,
-:func:`~spacy_anno_eval.compare.significance.paired_test`) draws its ``B``
+:func:`~spacy_anno_eval.resampling.paired.paired_test`) draws its ``B``
 samples through :func:`map_blocks`:
 
 - the samples are cut into blocks of ``block_size`` samples (the last block
@@ -30,7 +30,7 @@ arithmetic is the same code on arrays of the same shapes either way. The one
 thing that could still differ is how a multithreaded BLAS orders the sums of
 a matrix product (workers run one BLAS thread); the callers make those sums
 sums of integer-valued floats, exact in any order (bootstrap weights times
-counts), except :func:`~spacy_anno_eval.compare.significance.paired_test`
+counts), except :func:`~spacy_anno_eval.resampling.paired.paired_test`
 given non-integer "counts". The block size is part of the result, like the
 seed: changing :data:`SAMPLES_PER_BLOCK` or :data:`CELLS_PER_BLOCK` changes
 the samples. Samples ``0 .. B - 1`` are

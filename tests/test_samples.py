@@ -28,8 +28,8 @@ from spacy_anno_eval.agreement.reliability import (
     unit_draws,
     with_bootstrap,
 )
-from spacy_anno_eval.compare import significance
-from spacy_anno_eval.compare.significance import paired_test
+from spacy_anno_eval.resampling import paired as significance
+from spacy_anno_eval.resampling.paired import paired_test
 from spacy_anno_eval.samples import (
     SAMPLES_PER_BLOCK,
     block_rng,
@@ -313,8 +313,8 @@ def test_agreement_summary_and_compare_evaluations_take_the_client(client):
 
 
 def test_bootstrap_intervals_on_a_cluster_are_exactly_in_process(client):
-    from spacy_anno_eval.compare.intervals import bootstrap_intervals
     from spacy_anno_eval.io import read_corpus
+    from spacy_anno_eval.resampling.intervals import bootstrap_intervals
     from spacy_anno_eval.spans.engine import evaluate
 
     key = read_corpus(ROOT / "assets" / "demo" / "key.jsonl")

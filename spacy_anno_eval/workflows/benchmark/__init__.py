@@ -10,7 +10,7 @@ versions, one folder each, with a manifest). The modes:
 - ``marked-vs-current``: run the pipeline into a temporary folder and score it;
 - ``default``: both, and the difference per type and per document with a
   paired bootstrap interval and an approximate-randomization p-value for each
-  delta (:mod:`~spacy_anno_eval.compare.significance`), and the annotations
+  delta (:mod:`~spacy_anno_eval.resampling.paired`), and the annotations
   that were fixed or broken (:mod:`~spacy_anno_eval.workflows.benchmark.compare`).
 
 Settings come from a spaCy-style config file (``configs/benchmark.cfg``) and the

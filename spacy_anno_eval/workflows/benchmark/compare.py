@@ -9,7 +9,7 @@ data:
   and figure (p, r, f), the old value, the new value, ``delta = new − old``,
   ``direction`` (``up``, ``down`` or ``same``), the paired bootstrap interval
   and p-value and the approximate-randomization p-value
-  (:mod:`.significance`), and whether it is a ``regression``: a drop whose
+  (:mod:`spacy_anno_eval.resampling.paired`), and whether it is a ``regression``: a drop whose
   interval lies below zero (``ci_high < 0``) and whose size exceeds
   ``max_drop``, on a figure named in ``gate``;
 - ``per_doc``: the documents whose figures changed (a figure moved: changed
@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from ...compare.significance import paired_test
 from ...errors import InputError
+from ...resampling.paired import paired_test
 from ...spans.align import CORRECT, SPURIOUS, STATUS_NAMES
 from ...spans.counts import N_FIELDS, Evaluation, count_pairs_by_doc_and_type
 from ...spans.measures import FIELDS, gate_prf
@@ -92,7 +92,7 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
     of being read from the pairs: a benchmark scored window by window
     (:mod:`.windows`) keeps those and drops the pairs. ``client``: an open
     ``distributed.Client`` to spread the resampling over
-    (:func:`.significance.paired_test`); the result is the same as without.
+    (:func:`spacy_anno_eval.resampling.paired.paired_test`); the result is the same as without.
     """
     if old.doc_ids != new.doc_ids:
         raise InputError(f"compare_evaluations: both evaluations must cover the same documents in the same order "

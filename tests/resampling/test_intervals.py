@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from spacy_anno_eval.annotations.table import Corpus, SpanTable
-from spacy_anno_eval.compare.intervals import bootstrap_intervals
 from spacy_anno_eval.errors import ConfigError
+from spacy_anno_eval.resampling.intervals import bootstrap_intervals
 from spacy_anno_eval.samples import SAMPLES_PER_BLOCK, block_rng, block_sizes
 from spacy_anno_eval.spans.engine import evaluate
 from spacy_anno_eval.spans.measures import gate_prf

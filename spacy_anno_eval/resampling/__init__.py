@@ -1,6 +1,6 @@
-"""Comparing systems and bounding one system's figures: paired tests and intervals over per-document counts.
+"""Resampling documents: paired tests between systems and intervals of one system's figures.
 
-- :mod:`.significance`: the paired bootstrap and approximate randomization between two systems scored on the
+- :mod:`.paired`: the paired bootstrap and approximate randomization between two systems scored on the
   same documents (the benchmark's and ``compare``'s tests);
 - :mod:`.intervals`: document-bootstrap percentile intervals of one system's figures (``--ci``).
 

@@ -1,4 +1,4 @@
-"""Paired bootstrap and approximate randomization (spacy_anno_eval.compare.significance).
+"""Paired bootstrap and approximate randomization (spacy_anno_eval.resampling.paired).
 
 Checked against exact answers where they exist (every one of the 2^n swaps
 enumerated for a small corpus), against scipy's paired percentile bootstrap on
@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from spacy_anno_eval.compare.significance import paired_test
+from spacy_anno_eval.resampling.paired import paired_test
 
 RNG = np.random.default_rng(12345)
 
@@ -95,7 +95,7 @@ def test_many_figures_at_once_and_chunking(monkeypatch):
 
     whole = paired_test(both, both[:, [2, 3, 0, 1]], two, n_samples=300, seed=6)
     assert whole.delta[0] == pytest.approx(-whole.delta[1])
-    monkeypatch.setattr("spacy_anno_eval.compare.significance._CHUNK_CELLS", 60)
+    monkeypatch.setattr("spacy_anno_eval.resampling.paired._CHUNK_CELLS", 60)
     chunked = paired_test(both, both[:, [2, 3, 0, 1]], two, n_samples=300, seed=6)
     # smaller blocks draw from other block seeds (the block size is part of the result, like the seed):
     # the same distribution, not the same draws
