@@ -1,0 +1,191 @@
+"""Is system B really better than A? Every pair of systems scored on one key, with paired tests.
+
+``compare_systems(key, [A, B, C, ...])`` scores each response against the
+key once, then for every pair of systems (A before B in the order given)
+compares every figure — measure (strict, lenient, average) × P/R/F, overall
+and per type — exactly as the benchmark compares two versions
+(:func:`spacy_anno_eval.workflows.benchmark.compare.compare_evaluations`,
+``old`` = the first system of the pair, ``new`` = the second): both values,
+the delta, the paired-bootstrap percentile interval of the delta, and the
+paired-bootstrap and approximate-randomization p-values over documents
+(:mod:`spacy_anno_eval.resampling.paired`; sacrebleu's and art's convention
+``p = (c + 1) / (R + 1)``), seeded.
+
+With more than two systems the ``k (k − 1) / 2`` pairs are one family per
+figure, and Holm's step-down correction
+(:func:`spacy_anno_eval.resampling.paired.holm`) adjusts each figure's
+p-values across the pairs: ``p_bootstrap_holm`` and
+``p_randomization_holm`` beside the raw ones. A difference is called
+*significant* when its adjusted (with two systems: its raw) randomization
+p-value is at most ``alpha`` (0.05).
+
+The settings are the benchmark's (:class:`~spacy_anno_eval.workflows.benchmark.settings.BenchmarkSettings`:
+sets, types, features, β, measures, samples, confidence, seed, pairing); its
+gate (``max_drop``, ``gate``) is not applied: comparing systems is a question,
+not a CI gate, and always exits 0.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+from ..resampling.paired import holm
+from ..spans.counts import Evaluation
+from ..spans.engine import load, options_per_source
+from .benchmark.compare import OVERALL, compare_evaluations
+from .benchmark.settings import FIGURES, BenchmarkSettings
+
+#: the significance level a difference is called significant at
+ALPHA = 0.05
+
+
+def system_names(responses: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
+    """The systems' names: ``names`` when given (one per response, all different), else each file's name
+    without its suffix (with its folder when two files share a name), else ``system1``, ``system2``, ..."""
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(responses):
+            raise ConfigError(f"{len(names)} names for {len(responses)} systems; give one name per response")
+        if len(set(names)) != len(names):
+            raise ConfigError(f"the systems' names must differ, got {', '.join(names)}")
+        return names
+    if all(isinstance(r, (str, os.PathLike)) for r in responses):
+        stems = [Path(r).stem for r in responses]
+        if len(set(stems)) == len(stems):
+            return stems
+        parents = [f"{Path(r).parent.name}/{Path(r).stem}" for r in responses]
+        if len(set(parents)) == len(parents):
+            return parents
+    return [f"system{i + 1}" for i in range(len(responses))]
+
+
+@dataclass
+class SystemsComparison:
+    """Each system's evaluation and the comparison of every pair (see the module)."""
+
+    names: list[str]
+    evaluations: list[Evaluation]
+    pairs: list[dict[str, Any]]
+    settings: BenchmarkSettings
+    alpha: float = ALPHA
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def corrected(self) -> bool:
+        """Whether the p-values are Holm-corrected across pairs (more than two systems)."""
+        return len(self.names) > 2
+
+    def pair(self, a: str, b: str) -> dict[str, Any]:
+        """The comparison of system ``a`` (old) with system ``b`` (new); a name that is no system is a
+        :class:`ConfigError` listing them."""
+        for name in (a, b):
+            if name not in self.names:
+                raise ConfigError(f"no system {name!r}; the systems are {', '.join(self.names)}")
+        for p in self.pairs:
+            if (p["old"], p["new"]) == (a, b):
+                return p
+        raise ConfigError(f"{a!r} and {b!r} are compared in the order the systems were given: "
+                          f"{', '.join(self.names)}; ask pair({b!r}, {a!r})")
+
+    def significant(self, entry: dict[str, Any]) -> bool:
+        """Whether one figure's difference is significant: its (Holm-adjusted, with more than two systems)
+        approximate-randomization p-value is at most :attr:`alpha`, and the delta is not 0."""
+        p = entry["p_randomization_holm"] if self.corrected else entry["p_randomization"]
+        return entry["delta"] != 0 and p <= self.alpha
+
+    def to_dict(self, per_doc: bool = False) -> dict[str, Any]:
+        """JSON-ready: the systems with their overall figures, and one entry per pair in the benchmark's
+        comparison layout (``per_doc`` and ``changes`` only when ``per_doc``)."""
+        systems = []
+        for name, ev in zip(self.names, self.evaluations, strict=True):
+            report = ev.report(beta=self.settings.beta, per_doc=False)
+            systems.append({"name": name, "micro": report["micro"], "n_docs": report["n_docs"]})
+        pairs = []
+        for p in self.pairs:
+            entry = dict(p)
+            if not per_doc:
+                entry.pop("per_doc", None)
+                entry.pop("changes", None)
+            pairs.append(entry)
+        return {"systems": systems, "pairs": pairs, "alpha": self.alpha,
+                "correction": "holm" if self.corrected else None, "settings": self.settings.to_dict(),
+                "notes": list(self.notes)}
+
+
+def _cells(pair: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every figure entry of one pair, in a fixed order (overall, then per type; measure; figure)."""
+    blocks = [pair["overall"], *(pair["per_type"][t] for t in sorted(pair["per_type"]))]
+    return [block[m][k] for block in blocks for m in block for k in FIGURES]
+
+
+def _correct(pairs: list[dict[str, Any]]) -> None:
+    """Holm-adjust each figure's p-values across the pairs (a figure a pair lacks, a type only some systems
+    have, is adjusted in the family of the pairs that have it)."""
+    families: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for pair in pairs:
+        for scope, block in [(OVERALL, pair["overall"]), *pair["per_type"].items()]:
+            for measure, figures in block.items():
+                for k in FIGURES:
+                    families.setdefault((scope, measure, k), []).append(figures[k])
+    for entries in families.values():
+        for name in ("p_bootstrap", "p_randomization"):
+            adjusted = holm(np.array([e[name] for e in entries]))
+            for e, value in zip(entries, adjusted.tolist(), strict=True):
+                e[f"{name}_holm"] = value
+
+
+def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] | None = None,
+                    settings: BenchmarkSettings | None = None, fmt: str = "auto",
+                    reader_options: dict[str, Any] | None = None, alpha: float = ALPHA,
+                    client: Any = None, **overrides: Any) -> SystemsComparison:
+    """Score every response against ``key`` and compare every pair of systems (see the module).
+
+    ``key`` and each response: a path (any format :func:`spacy_anno_eval.io.read_corpus` reads), a
+    :class:`~spacy_anno_eval.annotations.table.Corpus` or Docs; the key is read once. ``settings``: a
+    :class:`BenchmarkSettings` (``overrides`` of its fields replace its values, e.g. ``n_samples=2000``).
+    ``client``: an open ``distributed.Client`` for the resampling (the same result as without).
+    """
+    if isinstance(responses, (str, os.PathLike)) or len(responses) < 2:
+        raise ConfigError("compare needs at least two systems' responses to compare; to score one system, "
+                          "use score (evaluate)")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise ConfigError(f"alpha must be a number in (0, 1), e.g. 0.05, got {alpha!r}")
+    settings = (settings or BenchmarkSettings()).replace(**overrides) if overrides else settings or BenchmarkSettings()
+    labels = system_names(responses, names)
+    span = settings.span
+    options = dict(reader_options or {})
+    key_options, *response_options = options_per_source([key, *responses], fmt, options)  # each its share
+    key_corpus = load(key, [span.key_set], fmt, span.features, what="key", **key_options)
+    from ..spans.engine import evaluate
+
+    evaluations = []
+    for name, response, own in zip(labels, responses, response_options, strict=True):
+        try:
+            evaluations.append(evaluate(key_corpus, response, settings=span, fmt=fmt, reader_options=own))
+        except InputError as err:
+            raise InputError(f"system {name}: {err}") from err
+    pairs = []
+    for i, j in combinations(range(len(labels)), 2):
+        pairs.append(compare_evaluations(evaluations[i], evaluations[j], settings, old_name=labels[i],
+                                         new_name=labels[j], client=client))
+    for p in pairs:  # compare answers a question: the benchmark's regression gate does not apply
+        for name in ("regressions", "verdict"):
+            p.pop(name, None)
+        for entry in _cells(p):
+            entry.pop("regression", None)
+        p["significance"].pop("max_drop", None)
+        p["significance"].pop("gate", None)
+    if len(labels) > 2:
+        _correct(pairs)
+    return SystemsComparison(labels, evaluations, pairs, settings, float(alpha))
+
+
+__all__ = ["ALPHA", "SystemsComparison", "compare_systems", "system_names"]
