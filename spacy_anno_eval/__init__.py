@@ -2,7 +2,7 @@
 
 The stable Python API (listed in the README, "Python API"): every name below
 is importable from ``spacy_anno_eval``; each family package (``agreement``,
-``gamma``, ``annalist``, ``noisy``, ``trees``, ``bdm``, ``workflows``) exports
+``gamma``, ``annalist``, ``noisy``, ``trees``, ``bdm``, ``resampling``, ``workflows``) exports
 its own. Imports are lazy (:mod:`.lazy`) so that spaCy's entry-point loading
 stays light. γ is ``spacy_anno_eval.gamma.gamma``: the name ``gamma`` here is
 the subpackage (Python binds a subpackage to its name once it is imported).
@@ -42,6 +42,7 @@ _EXPORTS = {
     # workflows and reports
     "run_qa": "workflows.qa",
     "run_benchmark": "workflows.benchmark.run",
+    "compare": "workflows.compare",
     "write_reports": "report",
     "write_json": "report.json",
     "to_rows": "report.rows",

@@ -13,7 +13,7 @@ import pytest
 import spacy_anno_eval
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-FAMILIES = ("spans", "agreement", "bdm", "gamma", "annalist", "noisy", "trees", "annotations", "io", "workflows")
+FAMILIES = ("spans", "agreement", "bdm", "gamma", "annalist", "noisy", "trees", "annotations", "io", "resampling", "workflows")
 
 
 def readme_api() -> dict[str, list[str]]:

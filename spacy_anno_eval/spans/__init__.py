@@ -14,6 +14,8 @@ from ..lazy import lazy_package
 __getattr__, __dir__, __all__ = lazy_package(__name__, """
     engine: evaluate
     counts: Evaluation doc_results
+    decisions: decision_rows decision_counts DECISIONS
+    confusion: SpanConfusion
     align: align_spans select_types PairTable STATUS_NAMES
     measures: gate_prf muc_prf semeval_prf
     credit: CreditRule CreditSum

@@ -13,6 +13,7 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     qa: run_qa
     adjudicate: adjudicate adjudicate_files
     stream: score_shards
+    compare: compare compare_systems SystemsComparison
     benchmark.run: run_benchmark
     benchmark.store: store_baseline
 """)

@@ -188,4 +188,7 @@ def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] 
     return SystemsComparison(labels, evaluations, pairs, settings, float(alpha))
 
 
-__all__ = ["ALPHA", "SystemsComparison", "compare_systems", "system_names"]
+#: the Python door (``spacy_anno_eval.compare(key, [a, b, ...])``)
+compare = compare_systems
+
+__all__ = ["ALPHA", "SystemsComparison", "compare", "compare_systems", "system_names"]
