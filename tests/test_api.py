@@ -13,7 +13,8 @@ import pytest
 import spacy_anno_eval
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-FAMILIES = ("spans", "agreement", "bdm", "gamma", "annalist", "noisy", "trees", "annotations", "io", "resampling", "workflows")
+FAMILIES = ("spans", "agreement", "bdm", "gamma", "annalist", "noisy", "trees", "annotations", "io", "resampling",
+            "workflows")
 
 
 def readme_api() -> dict[str, list[str]]:

@@ -29,16 +29,13 @@ so a streamed or merged evaluation has them too; the rows need the pairs
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError
 from .align import CORRECT, INCORRECT, MISSING, OVERLAP, PARTIAL, SPURIOUS
 from .measures import F_CORRECT, F_INCORRECT, F_MISSING, F_OVERLAP, F_PARTIAL, F_SPURIOUS
-
-if TYPE_CHECKING:
-    from .counts import Evaluation
 
 #: the decisions, the correct one first
 DECISIONS = ("correct", "label_error", "boundary_error", "boundary_and_label_error", "missing", "spurious")
@@ -78,8 +75,9 @@ def counts_of(raw: np.ndarray) -> dict[str, int]:
     return {name: int(raw[..., f].sum()) for name, f in _FIELD.items()}
 
 
-def decision_counts(evaluation: Evaluation) -> dict[str, Any]:
-    """``{"micro": {decision: n}, "per_type": {label: {decision: n}}}`` of ``evaluation``, from its counts
+def decision_counts(evaluation: Any) -> dict[str, Any]:
+    """``{"micro": {decision: n}, "per_type": {label: {decision: n}}}`` of ``evaluation`` (an
+    :class:`~spacy_anno_eval.spans.counts.Evaluation`, which asks this module: hence no import of it), from its counts
     (pairs not needed: merged and streamed evaluations have them too). A decision counts under its key's
     label; a spurious response under its own. Types with no decision are left out."""
     per_type = {label: counts_of(row) for label, row in zip(evaluation.labels, evaluation.by_type, strict=True)
@@ -104,7 +102,7 @@ def _check_which(which: Sequence[str] | None) -> tuple[str, ...]:
     return chosen
 
 
-def decision_rows(evaluation: Evaluation, *, which: Sequence[str] | None = None,
+def decision_rows(evaluation: Any, *, which: Sequence[str] | None = None,
                   context: int = CONTEXT) -> list[dict[str, Any]]:
     """One row per decision of ``evaluation``'s alignment, in document order (:data:`COLUMNS`).
 
