@@ -8,7 +8,10 @@ each rule below holds for a reader by its being written at all
 - **Located.** A file that is missing, a folder, unreadable, or not text in
   its encoding is an :class:`~spacy_anno_eval.errors.InputError` naming the
   file and, where it applies, the line and byte (:func:`read_bytes`,
-  :func:`read_text`). Invalid JSON and XML name their line.
+  :func:`read_text`; :func:`head_bytes` for a sniffer's first bytes,
+  :func:`first_line`, :func:`open_binary` for a reader that streams).
+  Invalid JSON and XML name their line. No other module opens a file to
+  read it (``tests/test_one_reader.py`` holds the few exceptions).
 - **Depth.** JSON arrays and objects, XML elements and bracketed trees nest
   at most :data:`MAX_DEPTH` (200) levels; deeper input is refused before a
   reader walks it (Python's parser and any recursive walk overflow near
@@ -36,6 +39,7 @@ each rule below holds for a reader by its being written at all
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -44,7 +48,7 @@ import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from xml.parsers import expat
 
 from ..errors import ConfigError, InputError, NonFiniteNumberWarning, where
@@ -69,6 +73,55 @@ def read_bytes(path: str | os.PathLike, *, what: str = "") -> bytes:
         return p.read_bytes()
     except OSError as exc:
         raise InputError(f"{p}: cannot read ({exc.strerror or exc}){kind}") from None
+
+
+def _unreadable(p: Path, exc: OSError, kind: str) -> InputError:
+    """The :class:`InputError` for ``p`` that could not be opened or read (``kind``: what it should be)."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{p}: no such file{kind}")
+    if isinstance(exc, IsADirectoryError):
+        return InputError(f"{p}: a folder, not a file{kind}")
+    return InputError(f"{p}: cannot read ({exc.strerror or exc}){kind}")
+
+
+def open_binary(path: str | os.PathLike, *, what: str = "") -> BinaryIO:
+    """The file ``path`` opened for reading bytes, for a reader that streams it (close it, or use ``with``); a
+    missing file, a folder or an unreadable file is an :class:`InputError` naming it, as :func:`read_bytes`
+    says it."""
+    p = Path(path)
+    try:
+        return open(p, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise _unreadable(p, exc, f" ({what})" if what else "") from None
+
+
+def head_bytes(path: str | os.PathLike, size: int, *, what: str = "") -> bytes:
+    """The first ``size`` bytes of the file ``path`` (fewer when it is shorter), for telling a format by its
+    beginning; failures as :func:`open_binary` (a sniffer that must never fail catches the :class:`InputError`)."""
+    p = Path(path)
+    with open_binary(p, what=what) as f:
+        try:
+            return f.read(size)
+        except OSError as exc:
+            raise _unreadable(p, exc, f" ({what})" if what else "") from None
+
+
+def first_line(path: str | os.PathLike, encoding: str = "utf-8", *, errors: str = "strict",
+               skip_blank: bool = False) -> str:
+    """The first line of the text file ``path`` (``skip_blank``: the first that is not blank), its line end read
+    as ``"\\n"`` (universal newlines); ``""`` when there is none. Only that much of the file is read. Failures as
+    :func:`open_binary`; text that is not ``encoding`` (with ``errors="strict"``; the file is decoded a block at a
+    time, so a bad byte just after the line counts too) names its line and byte."""
+    with io.TextIOWrapper(open_binary(path), encoding=encoding, errors=errors, newline=None) as handle:
+        try:
+            for line in handle:
+                if line.strip() or not skip_blank:
+                    return line
+        except UnicodeDecodeError as exc:
+            raise undecodable(path, encoding, err=exc) from None
+        except OSError as exc:
+            raise _unreadable(Path(path), exc, "") from None
+    return ""
 
 
 def decode(data: bytes, path: str | os.PathLike, encoding: str = "utf-8", *, fix: str = PASS_ENCODING) -> str:
@@ -458,9 +511,8 @@ def root_name(path: str | os.PathLike, head: int = 4096) -> str | None:
     """The local name of the root element of an XML file, read from its first ``head`` bytes (``None`` when it
     cannot be told): for format detection. Entities are never expanded here."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(head)
-    except OSError:
+        data = head_bytes(path, head)
+    except InputError:
         return None
     parser = expat.ParserCreate(namespace_separator="}")
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -483,5 +535,6 @@ def root_name(path: str | os.PathLike, head: int = 4096) -> str | None:
 
 
 __all__ = ["MAX_DEPTH", "TAB_WORDS", "check_brackets", "check_encoding", "check_separator", "decode", "excerpt",
-           "finite_number", "json_depth", "json_file", "json_lines", "json_value", "local_name", "nesting_depth",
-           "parse_xml", "read_bytes", "read_text", "record_id", "root_name", "sniff_json"]
+           "finite_number", "first_line", "head_bytes", "json_depth", "json_file", "json_lines", "json_value",
+           "local_name", "nesting_depth", "open_binary", "parse_xml", "read_bytes", "read_text", "record_id",
+           "root_name", "sniff_json"]
