@@ -307,11 +307,9 @@ def _is_json(path: Path) -> bool:
         return True
     if path.suffix.lower() == ".xml":
         return False
-    try:
-        with open(path, "rb") as f:
-            head = f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    from .parse import head_bytes
+
+    head = head_bytes(path, 64).lstrip(b"\xef\xbb\xbf \t\r\n")  # a folder, an unreadable file: named
     return head[:1] in (b"{", b"[")
 
 

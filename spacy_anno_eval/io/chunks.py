@@ -73,6 +73,7 @@ from .conll import (
     read_conll_text,
 )
 from .jsonl import read_jsonl, read_jsonl_lines
+from .parse import open_binary
 
 CHUNKABLE = ("jsonl", "conll")
 _BLOCK = 1 << 20  # bytes read at a time while planning
@@ -373,7 +374,7 @@ def _blocks(path: str) -> Iterator[tuple[int, int, bytes]]:
     ``"\\r\\n"`` and a lone ``"\\r"``), so they are the readers' line numbers.
     """
     offset, line_no = 0, 1
-    with _open(path) as handle:
+    with open_binary(path) as handle:
         for data in _whole_lines(handle):
             yield offset, line_no, data
             offset += len(data)
@@ -417,7 +418,7 @@ def _read_whole(chunk: Chunk, selectors: tuple[str, ...], features: Sequence[str
 
 def _read_range(chunk: Chunk) -> bytes:
     """Bytes ``[chunk.start, chunk.end)`` of the file."""
-    with _open(chunk.path) as handle:
+    with open_binary(chunk.path) as handle:
         handle.seek(chunk.start)
         return handle.read() if chunk.end is None else handle.read(chunk.end - chunk.start)
 
@@ -433,14 +434,6 @@ def _conll_text(data: bytes, chunk: Chunk, encoding: str) -> str:
     if not chunk.start:
         text = text.removeprefix("\ufeff")
     return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _open(path: str) -> io.BufferedReader:
-    """The file, binary; :class:`InputError` when it cannot be opened."""
-    try:
-        return open(path, "rb")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
 # ---------------------------------------------------------------------------

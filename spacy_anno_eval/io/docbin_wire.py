@@ -41,6 +41,7 @@ from ..annotations.docs import CATS_KEY, DOC_ID_KEYS, given_id
 from ..annotations.table import INDEX
 from ..errors import InputError
 from .coverage import docs_per_key
+from .parse import read_bytes
 
 U64 = np.uint64
 EXPECTED = "a spaCy DocBin (zlib-compressed msgpack as written by DocBin.to_disk)"
@@ -63,10 +64,9 @@ _CATS_KEY = bytes([0xa0 | len(CATS_KEY)]) + CATS_KEY.encode()
 
 
 def docbin_bytes(f: Path) -> bytes:
-    try:
-        return f.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
+    """The bytes of the DocBin file ``f``, read by :func:`~spacy_anno_eval.io.parse.read_bytes` (missing, a
+    folder, unreadable: an :class:`InputError` naming it)."""
+    return read_bytes(f)
 
 
 @dataclass

@@ -109,7 +109,7 @@ from ..annotations.table import Corpus
 from ..errors import ConfigError, CoveredTextWarning, InputError, where
 from .multiset import MultiSetBuilder
 from .offsets import Utf16Offsets
-from .parse import finite_number, json_file
+from .parse import finite_number, json_file, read_bytes
 from .xml import local_name, parse_xml, root_name
 
 DEFAULT_SET = "default"
@@ -351,8 +351,8 @@ def _kind(path: Path) -> str | None:
         if sniff_format(path) == "gate":
             return "bdoc"
         try:  # the beginning may be a long text: look for the key anywhere
-            return "bdoc" if b'"annotation_sets"' in path.read_bytes() else None
-        except OSError:
+            return "bdoc" if b'"annotation_sets"' in read_bytes(path) else None
+        except InputError:
             return None
     return None
 

@@ -7,26 +7,31 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..errors import InputError
+from .parse import head_bytes, open_binary
+
 #: suffixes shared by several formats: the file's beginning tells (:func:`sniff_format`)
 SNIFFED = (".xml", ".json", ".jsonl", ".tsv")
 
 
 def _head(path: Path, size: int = 8192) -> str:
     try:
-        with open(path, "rb") as f:
-            return f.read(size).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    except OSError:
+        return head_bytes(path, size).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    except InputError:
         return ""
 
 
 def _contains(path: Path, needle: bytes, chunk: int = 1 << 20) -> bool:
-    """Whether the file holds ``needle``, read in chunks."""
+    """Whether the file holds ``needle``, read in chunks (``False`` when it cannot be read)."""
     tail = b""
-    with open(path, "rb") as f:
-        while block := f.read(chunk):
-            if needle in tail + block:
-                return True
-            tail = block[-len(needle):]
+    try:
+        with open_binary(path) as f:
+            while block := f.read(chunk):
+                if needle in tail + block:
+                    return True
+                tail = block[-len(needle):]
+    except (InputError, OSError):
+        return False
     return False
 
 

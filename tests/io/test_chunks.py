@@ -542,7 +542,7 @@ def test_planning_a_large_file_reads_it_in_blocks(tmp_path, monkeypatch):
     path = tmp_path / "big.jsonl"
     path.write_bytes(line * n)
     sizes = []
-    real_open = chunks_module._open
+    real_open = chunks_module.open_binary
 
     def recording_open(p):
         handle = real_open(p)
@@ -561,7 +561,7 @@ def test_planning_a_large_file_reads_it_in_blocks(tmp_path, monkeypatch):
 
         return Recorder()
 
-    monkeypatch.setattr(chunks_module, "_open", recording_open)
+    monkeypatch.setattr(chunks_module, "open_binary", recording_open)
     plan = plan_chunks(path, docs_per_chunk=50_000)  # its time: benchmarks/bench_budgets.py
     assert len(plan) == -(-n // 50_000) and sum(c.n_docs for c in plan) == n
     assert sizes and all(0 < s <= 1 << 20 for s in sizes)
