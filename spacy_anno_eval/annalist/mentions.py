@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError
-from ..io.parse import json_lines, sniff_json
+from ..io.parse import first_line, json_lines, sniff_json
 from .align import Mention
 
 
@@ -29,12 +29,11 @@ def is_mentions_jsonl(path: str | Path) -> bool:
     p = Path(path)
     if p.suffix.lower() != ".jsonl" or not p.is_file():
         return False
-    with p.open(encoding="utf-8-sig", errors="replace") as handle:  # a sniff: the reader names bad bytes
-        for line in handle:
-            if line.strip():
-                value = sniff_json(line)  # None when not JSON: the corpus reader names what is wrong
-                return isinstance(value, dict) and "mentions" in value
-    return False
+    line = first_line(p, "utf-8-sig", errors="replace", skip_blank=True)  # a sniff: the reader names bad bytes
+    if not line:
+        return False
+    value = sniff_json(line)  # None when not JSON: the corpus reader names what is wrong
+    return isinstance(value, dict) and "mentions" in value
 
 
 def read_mentions_jsonl(path: str | Path, encoding: str = "utf-8-sig") -> tuple[list[Mention], dict[str, str]]:

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ..errors import InputError
-from ..io.parse import read_text
+from ..io.parse import open_binary, read_text
 
 MAX_CHAINS = 10_000
 RDF_SUFFIXES = {".owl": "xml", ".rdf": "xml", ".xml": "xml", ".ttl": "turtle", ".n3": "n3", ".nt": "nt",
@@ -394,12 +394,14 @@ def read_rdf_taxonomy(path: str | os.PathLike, name: str | None = None, rdf_form
         raise InputError(f"{p}: no such file")
     fmt = rdf_format or RDF_SUFFIXES.get(p.suffix.lower(), "xml")
     graph = rdflib.Graph()
-    try:
-        graph.parse(str(p), format=fmt)
-    except Exception as err:  # rdflib raises parser-specific exceptions
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise InputError(f"{p}: not a valid RDF file in format {fmt!r}: {first}; check the file, or "
-                                 "call read_rdf_taxonomy(path, rdf_format=...) if its extension misleads") from None
+    # the bytes through the located loader; the base IRI of relative IRIs is the file's, as rdflib gives a path
+    with open_binary(p, what="a taxonomy") as handle:
+        try:
+            graph.parse(file=handle, format=fmt, publicID=Path(os.path.abspath(p)).as_uri())
+        except Exception as err:  # rdflib raises parser-specific exceptions
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise InputError(f"{p}: not a valid RDF file in format {fmt!r}: {first}; check the file, or "
+                             "call read_rdf_taxonomy(path, rdf_format=...) if its extension misleads") from None
     thing = OWL.Thing
     iris: set[str] = set()
     links: set[tuple[str, str]] = set()

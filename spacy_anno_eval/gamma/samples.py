@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..errors import InputError
+from ..io.parse import head_bytes
 from ..io.registry import Files, Sample
 from ..io.samples import java_double, json_bytes, nested, utf8
 
@@ -67,9 +69,8 @@ def is_fixture(path: str | os.PathLike) -> bool:
     """Whether the ``.json`` file ``path`` is a γ fixture: its first bytes open an object whose first key is
     ``continuum`` (or show a ``"continuum"`` key)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(4096).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    except OSError:
+        head = head_bytes(path, 4096).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    except InputError:
         return False
     return head.startswith("{") and '"continuum"' in head
 

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from ..errors import ConfigError, InputError
+from ..io.parse import head_bytes
 from .phrase import PhraseTree, from_brackets
 
 PHRASE_FORMATS = ("auto", "export", "tiger", "discbracket", "brackets")
@@ -30,9 +31,8 @@ def sniff(path: str | os.PathLike) -> str | None:
     if p.suffix.lower() in SUFFIXES:
         return SUFFIXES[p.suffix.lower()]
     try:
-        with open(p, "rb") as f:
-            head = f.read(8192).lstrip(b"\xef\xbb\xbf \t\r\n")
-    except OSError:
+        head = head_bytes(p, 8192).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except InputError:
         return None
     if head.startswith((b"#BOS", b"#FORMAT", b"%%", b"#BOT")):
         return "export"
