@@ -220,7 +220,7 @@ def _docbin_documents(files: list[Path], vocab: Any) -> Iterator[CleanDocument]:
     position = 0
     for f in files:
         try:
-            docs = DocBin().from_disk(f).get_docs(vocab)
+            docs = DocBin().from_bytes(read_bytes(f)).get_docs(vocab)  # as from_disk reads it, located
             for doc in docs:
                 yield CleanDocument(doc_id(doc, position), doc.text, [t.text for t in doc],
                                     [bool(t.whitespace_) for t in doc])

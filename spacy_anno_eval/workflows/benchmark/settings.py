@@ -29,6 +29,7 @@ the line).
 from __future__ import annotations
 
 import ast
+import codecs
 import configparser
 import math
 import numbers
@@ -307,12 +308,19 @@ def load_settings(path: str | os.PathLike | None = None, **overrides: Any) -> Be
                               f"(see configs/benchmark.cfg)")
         from thinc.api import Config
 
-        try:
-            config = Config().from_disk(p, interpolate=True)
-        except UnicodeDecodeError as err:
-            from ...io.encoding import undecodable
+        from ...io.parse import decode, read_bytes
 
-            raise undecodable(p, "utf-8", fix="save the settings file as UTF-8", err=err) from None
+        try:
+            data = read_bytes(p, what="the benchmark settings")
+        except InputError as exc:  # a setting, not the data: the file is named all the same
+            raise ConfigError(str(exc)) from None
+        # the text as thinc's Config.from_disk reads it: a byte-order mark kept as a character, line ends as a text
+        # stream reads them
+        text = decode(data, p, fix="save the settings file as UTF-8")
+        if data.startswith(codecs.BOM_UTF8):
+            text = "\ufeff" + text
+        try:
+            config = Config().from_str(text.replace("\r\n", "\n").replace("\r", "\n"), interpolate=True)
         except (ValueError, OSError, configparser.Error) as err:  # thinc wraps some parser errors, not all
             line, problem = _config_problem(err, p)
             raise ConfigError(f"{where(str(p), line=line)}: not a valid config file: {problem}; write a "
