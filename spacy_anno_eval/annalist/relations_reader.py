@@ -80,8 +80,11 @@ def _docbin_docs(p: Path) -> list[Any]:
     from spacy.tokens import DocBin
     from spacy.vocab import Vocab
 
+    from ..io.parse import read_bytes
+
+    data = read_bytes(p)  # a missing or unreadable file is named as such
     try:
-        db = DocBin(store_user_data=True).from_disk(p)
+        db = DocBin(store_user_data=True).from_bytes(data)
     except Exception as exc:  # spaCy raises ValueError, msgpack its own errors
         raise InputError(f"{p}: not a readable DocBin ({exc})") from exc
     return list(db.get_docs(Vocab()))

@@ -203,6 +203,7 @@ def read_docbin(path: PathLike, sets: str | Iterable[str] | None = None, *, unit
     from spacy.tokens import DocBin
 
     from ..io.docbin import docbin_files
+    from ..io.parse import read_bytes
 
     if sets is not None:
         parse_sets(sets)
@@ -212,7 +213,7 @@ def read_docbin(path: PathLike, sets: str | Iterable[str] | None = None, *, unit
     docs: list[Any] = []
     for f in docbin_files(path):
         try:
-            docs.extend(DocBin().from_disk(f).get_docs(vocab))
+            docs.extend(DocBin().from_bytes(read_bytes(f)).get_docs(vocab))
         except OSError as exc:
             raise InputError(f"{f}: cannot read ({exc.strerror or exc})") from exc
         except Exception as exc:  # zlib, msgpack, missing keys

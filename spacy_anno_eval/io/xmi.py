@@ -90,6 +90,7 @@ refused.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -104,7 +105,7 @@ from ..annotations.table import Corpus
 from ..errors import InputError, where
 from .multiset import MultiSetBuilder
 from .offsets import Utf16Offsets
-from .parse import decode, finite_number, json_value
+from .parse import decode, finite_number, json_value, read_bytes
 from .xml import local_name, parse_xml
 
 XMI_NS = "http://www.omg.org/XMI"
@@ -504,13 +505,13 @@ class _Sources:
                 if suffix == ".xmi":
                     self._add_file(f, _place(f, parts))
                 elif suffix == ".zip":
-                    self._add_zip(f.read_bytes, str(f), _place(f, parts), inner=True)
+                    self._add_zip(functools.partial(read_bytes, f), str(f), _place(f, parts), inner=True)
                 elif suffix == ".json" and len(parts) == 1:
-                    self._states(f.read_bytes, str(f))
+                    self._states(functools.partial(read_bytes, f), str(f))
             if not self.entries:
                 raise InputError(f"{p}: no .xmi files in this folder (nor ZIPs holding them)")
         elif p.suffix.lower() == ".zip":
-            self._add_zip(p.read_bytes, str(p), _place(p, ()), inner=False)
+            self._add_zip(functools.partial(read_bytes, p), str(p), _place(p, ()), inner=False)
             if not self.entries:
                 raise InputError(f"{p}: the ZIP holds no .xmi file")
         else:
@@ -524,7 +525,7 @@ class _Sources:
                     return parse_typesystem(t)
             return None
 
-        self.entries.append(_Entry(str(f), tuple(parts), f.read_bytes,
+        self.entries.append(_Entry(str(f), tuple(parts), functools.partial(read_bytes, f),
                                    self._cached_ts(str(f.parent), beside)))
 
     def _add_zip(self, load: Callable[[], bytes], source: str, parts: tuple[str, ...], inner: bool) -> None:

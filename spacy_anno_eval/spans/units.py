@@ -113,7 +113,9 @@ def _docbins(source: Any) -> list[Any] | None:
         return None
     from spacy.tokens import DocBin
 
-    return [DocBin().from_disk(f) for f in files]
+    from ..io.parse import read_bytes
+
+    return [DocBin().from_bytes(read_bytes(f)) for f in files]  # what DocBin.from_disk does, located
 
 
 def _docs(source: Any, bins: list[Any] | None) -> Sequence[Any] | None:
