@@ -195,11 +195,12 @@ def _version(value: bool) -> None:
 
 
 class AnnoEvalCommand(TyperCommand):
-    """A command whose usage line reads ``KEY RESPONSE``, as click writes it, not typer's ``{KEY} {RESPONSE}``."""
+    """A command whose usage line reads ``KEY RESPONSE...``, as click writes it, not typer's
+    ``{KEY} {RESPONSE}...``."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
-        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+        return [re.sub(r"^\{(.*)\}((?:\.\.\.)?)$", r"\1\2", p) for p in pieces]
 
 
 class AnnoEvalTyper(typer.Typer):
