@@ -25,7 +25,7 @@ def commands() -> dict[str, object]:
 
 def test_every_command_module_registers_its_command_in_order() -> None:
     assert list(commands()) == list(COMMANDS)
-    assert len(COMMANDS) == 14
+    assert len(COMMANDS) == 15
 
 
 def test_shared_options_have_one_help_text() -> None:
@@ -41,9 +41,10 @@ def test_shared_options_have_one_help_text() -> None:
     assert any("γ's own" in h for h, names in helps["--format"].items() if names == ["gamma"])
     # the options every streaming / reporting command shares are really shared
     assert set(next(iter(helps["--quiet"].values()))) == set(COMMANDS) - {"adjudicate"}
-    assert set(next(iter(helps["--dask"].values()))) == {"score", "qa", "agreement", "iaa", "gamma", "benchmark"}
+    assert set(next(iter(helps["--dask"].values()))) == {"score", "qa", "compare", "agreement", "iaa", "gamma",
+                                                                 "benchmark"}
     assert set(next(iter(helps["--chunk-docs"].values()))) == {"score", "qa", "iaa"}
-    assert set(next(iter(helps["--types"].values()))) == {"score", "qa", "iaa", "benchmark", "agreement"}
+    assert set(next(iter(helps["--types"].values()))) == {"score", "qa", "compare", "iaa", "benchmark", "agreement"}
 
 
 def test_short_flags_are_the_same_everywhere() -> None:

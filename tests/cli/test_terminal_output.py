@@ -317,8 +317,8 @@ def test_convert_prints_one_readable_line(inputs: dict[str, Path]) -> None:
 # -- help texts ---------------------------------------------------------------------------------------------------
 
 
-COMMANDS = ("score", "qa", "adjudicate", "agreement", "iaa", "bdm", "gamma", "align", "relations", "noisy", "trees",
-            "benchmark", "sets", "convert")
+COMMANDS = ("score", "qa", "compare", "adjudicate", "agreement", "iaa", "bdm", "gamma", "align", "relations", "noisy",
+            "trees", "benchmark", "sets", "convert")
 BRACKETS = {"bdm": "[owl]", "benchmark": "[benchmark]"}
 
 
