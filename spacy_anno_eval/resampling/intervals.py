@@ -27,6 +27,7 @@ intervals only, and says so in ``left_out``.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,35 @@ def _block(size: int, seed: Any, by_doc: np.ndarray, by_doc_type: np.ndarray | N
     if by_doc_type is not None:
         type_sums = (weights @ by_doc_type.reshape(n_docs, -1)).reshape(size, *by_doc_type.shape[1:])
     return _statistics(doc_sums, type_sums, weights, doc_figures, doc_present, beta, zd)
+
+
+def _percentile_block(size: int, seed: Any, per_doc: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]
+                      ) -> np.ndarray:
+    """One block of :func:`percentile_bootstrap`: the statistic of each of ``size`` resampled sums."""
+    rng = np.random.default_rng(seed)
+    n_docs = len(per_doc)
+    weights = rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=size).astype(float)
+    sums = (weights @ per_doc.reshape(n_docs, -1)).reshape(size, *per_doc.shape[1:])
+    return np.asarray(statistic(sums), dtype=float)
+
+
+def percentile_bootstrap(per_doc: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray], *,
+                         n_samples: int = 1000, seed: int = 0, confidence: float = 0.95,
+                         client: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``: the document-bootstrap percentile interval of every figure ``statistic`` computes from
+    summed per-document counts. ``per_doc``: counts of shape ``(n_docs, ...)``; ``statistic`` maps sums of
+    shape ``(batch, ...)`` to figures ``(batch, ...)`` (module-level, or a ``functools.partial`` of one, to run
+    on ``client``). Drawn as :func:`bootstrap_intervals` draws (seeded blocks, the same on Dask)."""
+    n_samples, confidence = check_samples(n_samples, confidence)
+    per_doc = np.asarray(per_doc, dtype=float)
+    if not len(per_doc):
+        raise ConfigError("bootstrap intervals need at least one document; there are none")
+    block = block_size_for(max(per_doc.size, 1), max_cells=_CHUNK_CELLS)
+    parts = map_blocks(_percentile_block, n_samples, seed, block, client=client, per_doc=per_doc,
+                       statistic=statistic)
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(np.concatenate(parts), [tail, 1.0 - tail], axis=0)
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -178,4 +208,22 @@ def bootstrap_intervals(evaluation: Evaluation, *, n_samples: int = 1000, seed: 
     return BootstrapIntervals(labels, low, high, n_samples, int(seed), confidence, left_out)
 
 
-__all__ = ["FIGURES", "BootstrapIntervals", "bootstrap_intervals", "check_samples"]
+def bucket_intervals(buckets: Any, *, n_samples: int = 1000, seed: int = 0, confidence: float = 0.95,
+                     client: Any = None) -> dict[str, dict[str, dict[str, list[float]]]]:
+    """``{bucket: {"strict"|"lenient": {"p"|"r"|"f": [low, high]}}}``: the document-bootstrap percentile
+    intervals of a :class:`~spacy_anno_eval.spans.buckets.Buckets`' figures (:func:`percentile_bootstrap` on
+    its per-document counts)."""
+    from functools import partial
+
+    from ..spans.buckets import bucket_figures
+
+    statistic = partial(bucket_figures, beta=buckets.beta, zero_division=buckets.zero_division)
+    low, high = percentile_bootstrap(buckets.counts, statistic, n_samples=n_samples, seed=seed,
+                                     confidence=confidence, client=client)
+    return {name: {mode: {k: [float(low[b, m, j]), float(high[b, m, j])] for j, k in enumerate(FIGURES)}
+                   for m, mode in enumerate(("strict", "lenient"))}
+            for b, name in enumerate(buckets.names)}
+
+
+__all__ = ["FIGURES", "BootstrapIntervals", "bootstrap_intervals", "bucket_intervals", "check_samples",
+           "percentile_bootstrap"]

@@ -381,6 +381,14 @@ class Evaluation:
 
         return SpanConfusion.from_pairs(self.require_pairs("the label confusion matrix"), overlap)
 
+    def buckets(self, features: Sequence[str] | None = None, train: Any = None) -> list[Any]:
+        """Strict and lenient P/R/F per bucket of span length, label, document length and density, and with a
+        training corpus ``train`` of training frequency and label consistency
+        (:func:`spacy_anno_eval.spans.buckets.compute_buckets`). Needs the pairs and the texts."""
+        from .buckets import compute_buckets
+
+        return compute_buckets(self, features, train, self.settings.key_set)
+
     def docs_with_pairs(self) -> np.ndarray:
         """The indices of the documents that have pairs (a key or a response annotation), sorted. Raises
         :class:`ConfigError` when the evaluation keeps no pairs (:attr:`has_pairs`)."""
