@@ -128,14 +128,33 @@ def to_rows(report: Any, measures: Sequence[str] = MEASURES) -> list[dict[str, A
     return rows
 
 
-def to_dataframe(report: Any, measures: Sequence[str] = MEASURES) -> Any:
-    """The rows of :func:`to_rows` as a ``pandas.DataFrame`` (pandas is an optional dependency); ``report``: an
-    Evaluation or its ``report()`` dict."""
+#: what :func:`to_dataframe` can give, and the columns of the two kinds of rows read off the pairs
+WHAT = ("figures", "errors", "decisions")
+
+
+def to_dataframe(report: Any, measures: Sequence[str] = MEASURES, what: str = "figures",
+                 context: int = 40) -> Any:
+    """A ``pandas.DataFrame`` (pandas is an optional dependency) of ``report``, an Evaluation or its
+    ``report()`` dict. ``what``: ``"figures"`` (default), the rows of :func:`to_rows`; ``"errors"``, one row per
+    error of the alignment (:meth:`~spacy_anno_eval.spans.counts.Evaluation.errors`, ``context`` characters
+    each side); ``"decisions"``, one row per decision, correct ones included. The last two need an
+    Evaluation that keeps its pairs."""
+    if what not in WHAT:
+        raise ConfigError(f"what must be one of {', '.join(WHAT)}, got {what!r}")
     try:
         import pandas as pd
     except ImportError as err:
         raise ImportError("to_dataframe needs pandas: pip install pandas (or use to_rows(), which needs "
                           "nothing)") from err
-    rows = to_rows(report, measures)
-    columns = list(rows[0]) if rows else None
-    return pd.DataFrame.from_records(rows, columns=columns)
+    if what == "figures":
+        rows = to_rows(report, measures)
+        columns = list(rows[0]) if rows else None
+        return pd.DataFrame.from_records(rows, columns=columns)
+    if not callable(getattr(report, "errors", None)):
+        raise ConfigError(f"to_dataframe(what={what!r}) reads the pairs of an Evaluation; a report dict has none")
+    from ..spans.decisions import COLUMNS, DECISIONS
+
+    rows = report.errors(which=DECISIONS if what == "decisions" else None, context=context)
+    frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
+    offsets = [c for c in COLUMNS if c.endswith(("_start", "_end"))]
+    return frame.astype(dict.fromkeys(offsets, "Int64"))  # whole numbers, <NA> where a side is absent

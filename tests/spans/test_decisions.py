@@ -137,3 +137,20 @@ def test_nervaluates_six_scenarios_are_one_decision_each():
                      "missing": 1, "spurious": 1}
     strict = ev.report()["semeval"]["strict"]
     assert (strict["COR"], strict["INC"], strict["MIS"], strict["SPU"]) == (1, 3, 1, 1)
+
+
+def test_the_dataframe_doors_give_the_same_rows(evaluation):
+    pd = pytest.importorskip("pandas")
+    from spacy_anno_eval.report.rows import to_dataframe
+
+    errors = to_dataframe(evaluation, what="errors", context=5)
+    assert isinstance(errors, pd.DataFrame) and list(errors.columns) == list(COLUMNS)
+    as_rows = errors.astype(object).where(errors.notna(), None).to_dict("records")  # <NA> / NaN back to None
+    assert as_rows == evaluation.errors(context=5)
+    assert str(errors["response_start"].dtype) == "Int64"
+    assert list(to_dataframe(evaluation, what="decisions")["decision"]) == list(DECISIONS)
+    assert len(to_dataframe(evaluation)) == len(to_dataframe(evaluation, what="figures"))
+    with pytest.raises(ConfigError, match="figures, errors, decisions"):
+        to_dataframe(evaluation, what="rows")
+    with pytest.raises(ConfigError, match="a report dict has none"):
+        to_dataframe(evaluation.report(), what="errors")
