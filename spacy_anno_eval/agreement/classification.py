@@ -359,8 +359,10 @@ class ClassificationCounts:
                              f"agreement")
         figures = self.counts.figures(sorted(self.counts.categories, key=lambda c: (c == NO_VALUE, c)))
         confusion = figures.pop("confusion")
+        matrix = confusion["matrix"]
         return {"type": self.type, "feature": self.feature, "categories": confusion["categories"],
-                "matrix": confusion["matrix"], **figures}
+                "matrix": matrix, "row_totals": [sum(row) for row in matrix],
+                "column_totals": [sum(column) for column in zip(*matrix, strict=True)], **figures}
 
 
 def classification_table(evaluation: Any, type: str, feature: str) -> dict[str, Any]:
@@ -370,7 +372,9 @@ def classification_table(evaluation: Any, type: str, feature: str) -> dict[str, 
 
         {"type": str, "feature": str, "categories": [str, ...],
          "matrix": [[int, ...], ...],          # rows: key, columns: response
-         "n": int,                             # coextensive pairs counted
+         "row_totals": [int, ...],             # pairs per key category (the matrix's row sums)
+         "column_totals": [int, ...],          # pairs per response category (its column sums)
+         "n": int,                             # coextensive pairs counted (the matrix's total)
          "observed_agreement": float, "cohen_kappa": float|None, "scott_pi": float|None,
          "specific_agreement": {category: float}}   # positive specific agreement
 

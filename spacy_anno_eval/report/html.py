@@ -232,10 +232,15 @@ def muc_semeval_table(report: dict[str, Any]) -> str:
 
 
 def classification_panel(classification: dict[str, Any]) -> str:
-    """Observed agreement, Cohen's kappa, Scott's pi and the confusion matrix (rows key, columns response)."""
+    """Observed agreement, Cohen's kappa, Scott's pi and the confusion matrix (rows key, columns response), with
+    its row and column totals and its total (``n``) as the classification gives them (``row_totals``,
+    ``column_totals``; a classification without them gets a matrix without totals: none is summed here)."""
     cats = [str(c) for c in classification.get("categories", [])]
     matrix = classification.get("matrix", [])
-    known = {"type", "feature", "categories", "matrix", "n", "observed_agreement", "cohen_kappa", "scott_pi"}
+    row_totals, column_totals = classification.get("row_totals"), classification.get("column_totals")
+    totals = row_totals is not None and column_totals is not None
+    known = {"type", "feature", "categories", "matrix", "row_totals", "column_totals", "n", "observed_agreement",
+             "cohen_kappa", "scott_pi"}
     figures = [("Pairs (n)", esc(classification.get("n", ""))),
                ("Observed agreement", figure(classification.get("observed_agreement"))),
                ("Cohen's kappa", figure(classification.get("cohen_kappa"))),
@@ -255,20 +260,21 @@ def classification_panel(classification: dict[str, Any]) -> str:
     fig_rows = "".join(f'<tr><th scope="row">{esc(name)}</th><td class="num">{value}</td></tr>'
                        for name, value in figures)
     head = ('<th scope="col" class="corner">key \\ response</th>'
-            + "".join(f'<th scope="col">{esc(c)}</th>' for c in cats) + '<th scope="col">total</th>')
+            + "".join(f'<th scope="col">{esc(c)}</th>' for c in cats)
+            + ('<th scope="col">total</th>' if totals else ""))
     body = []
     for i, (cat, row) in enumerate(zip(cats, matrix, strict=False)):
         cells = "".join(f'<td class="num{" diag" if i == j else ""}">{esc(v)}</td>' for j, v in enumerate(row))
-        body.append(f'<tr><th scope="row">{esc(cat)}</th>{cells}<td class="num total">{esc(sum(row))}</td></tr>')
-    col_totals = [sum(row[j] for row in matrix if j < len(row)) for j in range(len(cats))]
-    foot = ('<tr class="summary"><th scope="row">total</th>'
-            + "".join(f'<td class="num">{esc(t)}</td>' for t in col_totals)
-            + f'<td class="num">{esc(sum(col_totals))}</td></tr>')
+        total = f'<td class="num total">{esc(row_totals[i])}</td>' if totals else ""
+        body.append(f'<tr><th scope="row">{esc(cat)}</th>{cells}{total}</tr>')
+    foot = ('<tfoot><tr class="summary"><th scope="row">total</th>'
+            + "".join(f'<td class="num">{esc(t)}</td>' for t in column_totals)
+            + f'<td class="num">{esc(classification.get("n", ""))}</td></tr></tfoot>') if totals else ""
     return (f'<p>Type <code>{esc(classification.get("type", "?"))}</code>, feature '
             f'<code>{esc(classification.get("feature", "?"))}</code>.</p>'
             f'<table class="stats" id="agreement-table"><tbody>{fig_rows}</tbody></table>'
             f'<h3>Confusion matrix</h3><table class="stats confusion" id="confusion-table"><thead><tr>{head}'
-            f"</tr></thead><tbody>{''.join(body)}</tbody><tfoot>{foot}</tfoot></table>" + "".join(extra_tables))
+            f"</tr></thead><tbody>{''.join(body)}</tbody>{foot}</table>" + "".join(extra_tables))
 
 
 # ------------------------------------------------------------ annotation diff ---

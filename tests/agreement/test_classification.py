@@ -15,8 +15,8 @@ from spacy_anno_eval.annotations.table import Corpus, SpanTableBuilder
 from spacy_anno_eval.errors import ConfigError, FeatureTypeWarning, InputError
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo"
-KEYS = {"type", "feature", "categories", "matrix", "n", "observed_agreement", "cohen_kappa", "scott_pi",
-        "specific_agreement"}
+KEYS = {"type", "feature", "categories", "matrix", "row_totals", "column_totals", "n", "observed_agreement",
+        "cohen_kappa", "scott_pi", "specific_agreement"}
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +32,7 @@ def test_demo_org_labels_by_hand(demo):
     assert out["type"] == "ORG" and out["feature"] == "label"
     assert out["categories"] == ["LOC", "ORG", "PER"]
     assert out["matrix"] == [[0, 1, 0], [2, 6, 1], [0, 0, 0]]
+    assert out["row_totals"] == [1, 9, 0] and out["column_totals"] == [2, 7, 1]  # key / response per category
     assert out["n"] == 10
     assert out["observed_agreement"] == pytest.approx(0.6)
     # Cohen: Ae = .1*.2 + .9*.7 = .65; Scott: Ae = .15**2 + .8**2 + .05**2 = .665
@@ -40,6 +41,7 @@ def test_demo_org_labels_by_hand(demo):
     assert out["specific_agreement"] == pytest.approx({"LOC": 0.0, "ORG": 12 / 16, "PER": 0.0})
     json.dumps(out, allow_nan=False)
     assert all(type(v) is int for row in out["matrix"] for v in row)
+    assert all(type(v) is int for v in out["row_totals"] + out["column_totals"])
     assert type(out["n"]) is int and type(out["cohen_kappa"]) is float
 
 

@@ -264,6 +264,22 @@ def test_html_classification_tab(demo):
     assert '<td class="num diag">5</td>' in page and '<td class="num diag">7</td>' in page
     assert "&lt;m&gt;" in page and "&lt;gender&gt;" in page and "<m>" not in page
     assert "specific agreement" in page
+    matrix = page.split('id="confusion-table"')[1].split("</table>")[0]
+    assert "total" not in matrix and "<tfoot>" not in matrix  # no totals given: none summed here
+
+
+def test_html_classification_totals_are_read_from_the_classification(demo):
+    # totals that are not the matrix's sums (made up): the page shows what the classification says
+    cls = {"type": "PER", "feature": "gender", "categories": ["f", "m"], "matrix": [[5, 1], [2, 7]], "n": 99,
+           "row_totals": [61, 98], "column_totals": [71, 88], "observed_agreement": 0.8, "cohen_kappa": 0.5,
+           "scott_pi": 0.5}
+    page = render_html(demo.report(), demo, classification=cls)
+    matrix = page.split('id="confusion-table"')[1].split("</table>")[0]
+    assert '<th scope="col">total</th>' in matrix
+    assert '<td class="num diag">7</td><td class="num total">98</td></tr>' in matrix
+    assert ('<tfoot><tr class="summary"><th scope="row">total</th><td class="num">71</td><td class="num">88</td>'
+            '<td class="num">99</td></tr></tfoot>') in matrix
+    assert "row totals" not in page and "column totals" not in page  # not shown again as extra tables
 
 
 def test_html_caps_the_diff(demo):
