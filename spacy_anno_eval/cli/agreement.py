@@ -36,7 +36,6 @@ Units = Annotated[UnitKind, typer.Option(
     "--units", help="Corpus: the units compared: spans (span positions), documents (each document's category: "
                     "a document classification export; several labels on one document: a unit per document and "
                     "label, yes/no), or auto: documents when the sets carry document categories and no span.")]
-COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "fleiss_kappa", "davies_fleiss_kappa")
 
 
 @app.command()
@@ -83,6 +82,7 @@ def agreement(
     quiet = check_outputs([table, *reader_option_files(reader_option)], [json_out]) or quiet
     from ..agreement.summary import agreement_summary
     from ..cluster import dask_client
+    from ..report.agreement_terminal import all_sets_note, summary_lines
     from ..report.json import write_json
 
     if dask is not None and not bootstrap:
@@ -122,11 +122,11 @@ def agreement(
     if json_out is not None:
         write_json(summary, json_out)
     if not quiet:
-        _print_summary(summary, level)
+        for line in summary_lines(summary, level):
+            typer.echo(line)
     if corpus_table is not None and sets is None and not asked_quiet:  # once done (one line on a failure), never
         # under -q
-        typer.echo(f"note: comparing the annotator sets {', '.join(names)} (all the file holds; choose with "
-                   f"--sets)", err=True)
+        typer.echo(all_sets_note(names), err=True)
 
 
 def table_ratings(path: Path, encoding: str | None, sep: str | None, id_column: str | None) -> Any:
@@ -206,53 +206,3 @@ def corpus_units(path: Path, fmt: str, sets: str | None, types: str | None, miss
         table.notes.append(f"the sets {', '.join(with_cats)} also carry document categories: --units documents "
                            f"compares those")
     return table
-
-
-def _print_summary(summary: dict[str, Any], level: str) -> None:
-    """The coefficients, one per line: observed agreement as a percentage, the chance-corrected coefficients
-    with four decimals and their bootstrap intervals when computed; then each note once, on its own line, on
-    the same stream as the table (so that a log never interleaves them)."""
-    from ..report.rows import figure, pct
-
-    def interval(ci: Any) -> str:
-        if not isinstance(ci, dict) or ci.get("low") is None:
-            return ""
-        return f"  {ci.get('confidence', 0.95):.0%} CI [{figure(ci['low'])}, {figure(ci['high'])}]"
-
-    alpha = summary["krippendorff_alpha"]
-    typer.echo(f"{summary['n_units']} units, {summary['n_annotators']} annotators, "
-               f"{summary['n_pairable_units']} with two or more values")
-    for key in COEFFICIENTS:
-        value = summary[key]
-        shown = f"{pct(value)} %" if key == "observed_agreement" and value is not None else figure(value)
-        typer.echo(f"  {key:<22}{shown}{interval(summary.get(f'{key}_ci'))}")
-    typer.echo(f"  {'krippendorff_alpha':<22}{figure(alpha['value'])}{interval(alpha.get('ci'))}")
-    typer.echo(f"  {'':<22}{level}; observed disagreement {figure(alpha['observed_disagreement'])}, expected "
-               f"{figure(alpha['expected_disagreement'])}")
-    family = summary.get("chance_corrected")
-    if family:
-        typer.echo(f"  chance-corrected, {family['weights']} weights (irrCAC's analytic SE and CI):")
-        for key in ("gwet_ac", "brennan_prediger", "conger_kappa", "fleiss_kappa_averaged"):
-            entry = family.get(key)
-            if entry is None:
-                continue
-            se = f"  se {figure(entry['se'])}" if entry.get("se") is not None else ""
-            typer.echo(f"  {key:<22}{figure(entry['value'])}{se}{interval(entry.get('ci'))}")
-    units = summary.get("units")
-    if units is not None and "documents" in units:
-        documents = units["documents"]
-        n = documents["n_documents"]
-        kind = {"document": "documents", "document x label": f"documents x labels ({documents.get('layout')}: "
-                                                             f"yes/no per label)"}.get(units.get("unit"),
-                                                                                       "span positions")
-        typer.echo(f"  units are {kind}; documents covered:")
-        items = [f"{s} {k} of {n}" for s, k in documents["covered"].items()]
-        line = ""
-        for item in items:  # one set's count never broken across lines
-            if line and len(line) + len(item) + 6 > 80:
-                typer.echo(f"    {line},")
-                line = ""
-            line = f"{line}, {item}" if line else item
-        typer.echo(f"    {line}")
-    for w in dict.fromkeys(summary["warnings"]):
-        typer.echo(f"  note: {w}")

@@ -99,6 +99,7 @@ def gamma(
     from ..gamma.measure import gamma_with
     from ..gamma.readers import LEFT_OUT, read_continuum
     from ..gamma.settings import GammaSettings
+    from ..report import gamma_terminal
     from ..report.json import write_json
 
     # every value of γ's, checked once before anything is read or sampled
@@ -127,8 +128,6 @@ def gamma(
             out["unitizing_alpha_2016"] = unitizing_2016.to_dict()
         write_json(out, json_out)
     if not quiet:
-        from ..report import gamma_terminal
-
         _echo(gamma_terminal.gamma_lines(result))
         _echo(gamma_terminal.gamma_warning_lines(result), err=True)
         if unitizing is not None:
@@ -136,8 +135,7 @@ def gamma(
         if documents is not None:
             _echo(gamma_terminal.documents_lines(documents))
     if documents is not None and sets is None and not asked_quiet:  # once done, never under -q
-        typer.echo(f"note: comparing the annotator sets {', '.join(documents['sets'])} (all the file holds; "
-                   f"choose with --sets)", err=True)
+        typer.echo(gamma_terminal.sets_note_line(documents), err=True)
 
 
 def _extent(text: str) -> tuple[float, float]:

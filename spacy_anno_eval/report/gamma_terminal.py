@@ -79,4 +79,13 @@ def documents_lines(documents: dict[str, Any]) -> list[str]:
     return lines
 
 
-__all__ = ["UNDEFINED_NOTES", "documents_lines", "gamma_lines", "gamma_warning_lines", "unitizing_lines"]
+def sets_note_line(documents: dict[str, Any]) -> str:
+    """The note (stderr, once the command is done) that every annotator set of the file was compared
+    (``documents["sets"]``), as no ``--sets`` chose them: the wording of ``anno-eval agreement``'s."""
+    from .agreement_terminal import all_sets_note
+
+    return all_sets_note(documents["sets"])
+
+
+__all__ = ["UNDEFINED_NOTES", "documents_lines", "gamma_lines", "gamma_warning_lines", "sets_note_line",
+           "unitizing_lines"]

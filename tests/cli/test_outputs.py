@@ -281,7 +281,7 @@ def _table(tmp_path: Path) -> Path:
 PRINTERS = {
     "score": ("spacy_anno_eval.report.terminal", "print_report", lambda t: ["score", DEMO_KEY, DEMO_RESPONSE]),
     "qa": ("spacy_anno_eval.report.terminal", "print_report", lambda t: ["qa", DEMO_KEY, DEMO_RESPONSE]),
-    "agreement": ("spacy_anno_eval.cli.agreement", "_print_summary", lambda t: ["agreement", _table(t)]),
+    "agreement": ("spacy_anno_eval.report.agreement_terminal", "summary_lines", lambda t: ["agreement", _table(t)]),
     "gamma": ("spacy_anno_eval.report.gamma_terminal", "gamma_lines",
               lambda t: ["gamma", _units(t), "--samples", "10"]),
 }
