@@ -100,8 +100,9 @@ def align(
         write_alignment_report(report, [d.to_row() for d in decisions], result)
     if not quiet:
         from ..report.annalist_terminal import alignment_lines
+        from ..report.written_terminal import written_line
 
         for line in alignment_lines(result["entities"]):
             typer.echo(line)
         if report is not None:
-            typer.echo(f"reports written to {report}", err=True)
+            typer.echo(written_line("reports", report), err=True)

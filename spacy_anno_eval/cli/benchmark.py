@@ -110,12 +110,13 @@ def benchmark(
                                verbose=verbose, quiet=quiet, client=client)
     written = _write_benchmark(result, json_out, html_out, md_out)
     from ..report.benchmark_summary import print_run, verdict_line
+    from ..report.written_terminal import written_lines
 
     try:
         if not quiet:
             print_run(result.report, echo=typer.echo)
-            for what, path in written.items():
-                typer.echo(f"{what} written to {path}", err=True)
+            for line in written_lines(written):
+                typer.echo(line, err=True)
         elif result.exit_code == EXIT_REGRESSION:  # errors only, and a regression is what CI logs must show
             typer.echo(f"{PROG}: {verdict_line(result.report, directory)}", err=True)
     except BrokenPipeError:  # the reader went away (| head): the exit code still gives the verdict

@@ -100,9 +100,10 @@ def qa(
         reader_options=reader_settings(encoding, sep, label_feature, reader_option))
     if not quiet:
         from ..report.terminal import print_classification, print_report
+        from ..report.written_terminal import written_lines
 
         print_report(report, measures=chosen)
         if classification is not None:
             print_classification(classification)
-        for name, path in written.items():
-            typer.echo(f"{name} report written to {path}", err=True)
+        for line in written_lines(written, " report"):
+            typer.echo(line, err=True)

@@ -105,7 +105,8 @@ def score(
         write_json(report, json_out)
     if not quiet:
         from ..report.terminal import print_report
+        from ..report.written_terminal import written_line
 
         print_report(report)
         if json_out is not None:
-            typer.echo(f"report written to {json_out}", err=True)
+            typer.echo(written_line("report", json_out), err=True)
