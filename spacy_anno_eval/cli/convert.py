@@ -63,8 +63,9 @@ def convert(
     summary = run(source, out, fmt, to=target, sets=split(sets), features=split(features), lang=lang, align=align,
                   **reader_settings(encoding, sep, label_feature, reader_option))
     if not quiet:
-        total = sum(summary["annotations"].values())
+        from ..report.convert_terminal import written_line
+
+        # the totals are summed here until io.convert's summary carries them (DESIGN.md invariant 4)
         cats = summary.get("categorised") or {}
-        categorised = f", categories of {sum(cats.values())} (set, document) pair(s)" if cats else ""
-        typer.echo(f"{summary['n_docs']} documents, {len(summary['sets'])} set(s), {total} annotations{categorised} "
-                   f"written to {summary['out']} ({summary['to']})", err=to_stdout)
+        typer.echo(written_line(summary, sum(summary["annotations"].values()),
+                                sum(cats.values()) if cats else None), err=to_stdout)
