@@ -93,6 +93,7 @@ def iaa(
                           folders=[html_out]) or quiet  # before any work; JSON on stdout: no table
     from ..agreement.iaa import pairwise_f, pairwise_kappa, pairwise_kappa_documents, parse_types, to_json
     from ..cluster import dask_client
+    from ..report.iaa_terminal import iaa_lines, matrix_written_line, note_lines, warning_lines
     from ..report.json import write_json
 
     kappa = measure == "kappa"
@@ -139,29 +140,20 @@ def iaa(
                              f"documents' categories with --measure kappa)")
     if json_out is not None:  # machine output first
         write_json(to_json(result), json_out)
-    written = {}
     if html_out is not None:
         from ..report.matrix import write_matrix_reports
 
-        written = write_matrix_reports(result, html_out)
+        write_matrix_reports(result, html_out)
     if not quiet:
         import shutil
-
-        from ..report.iaa_terminal import iaa_lines
 
         for line in iaa_lines(result, verbosity, shutil.get_terminal_size((80, 24)).columns):
             typer.echo(line)
         if kappa:
-            for w in result["warnings"]:
-                typer.echo(f"warning: {w}", err=True)
-        if written:
-            typer.echo(f"agreement matrix written to {html_out / 'index.html'} ({len(written) - 1} pair pages)",
-                       err=True)
-    if result.get("sets_note") and not asked_quiet:  # which sets were chosen (the JSON says it too): once done
-        typer.echo(f"note: {result['sets_note']}", err=True)
-    if result.get("units") and not asked_quiet:  # documents as items (the JSON's "units" says it too)
-        info = result["units"]
-        labels = ", ".join(info["labels"][:10]) + (", ..." if len(info["labels"]) > 10 else "")
-        each = "each document is an item, its category the label chosen" if info["layout"] == "single-label" else \
-            "each label is a type, its items the documents, yes/no"
-        typer.echo(f"note: the units are documents ({info['layout']}: {each}; labels: {labels})", err=True)
+            for line in warning_lines(result):
+                typer.echo(line, err=True)
+        if html_out is not None:
+            typer.echo(matrix_written_line(html_out / "index.html", result), err=True)
+    if not asked_quiet:  # which sets were chosen, documents as items (the JSON says both too): once done
+        for line in note_lines(result):
+            typer.echo(line, err=True)

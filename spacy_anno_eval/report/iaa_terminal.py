@@ -308,4 +308,30 @@ def _kappa_pair_detail(head: str, pair: dict[str, Any], columns: int) -> list[st
     return lines
 
 
-__all__ = ["VERBOSITY", "check_verbosity", "iaa_lines"]
+def warning_lines(result: dict[str, Any]) -> list[str]:
+    """The result's warnings, ``warning: ...`` each (stderr; ``--measure kappa`` prints them)."""
+    return [f"warning: {w}" for w in result["warnings"]]
+
+
+def matrix_written_line(index: Any, result: dict[str, Any]) -> str:
+    """Where ``--html`` wrote the agreement matrix (``index``: its ``index.html``), with the number of pair
+    pages beside it: one per pair of the result."""
+    return f"agreement matrix written to {index} ({len(result['pairs'])} pair pages)"
+
+
+def note_lines(result: dict[str, Any]) -> list[str]:
+    """The notes printed once the command is done (stderr, never under ``--quiet``): which sets were compared
+    (``sets_note``) and, for documents as items (``units``), what an item is, with the first ten labels."""
+    lines = []
+    if result.get("sets_note"):
+        lines.append(f"note: {result['sets_note']}")
+    info = result.get("units")
+    if info:
+        labels = ", ".join(info["labels"][:10]) + (", ..." if len(info["labels"]) > 10 else "")
+        each = "each document is an item, its category the label chosen" if info["layout"] == "single-label" else \
+            "each label is a type, its items the documents, yes/no"
+        lines.append(f"note: the units are documents ({info['layout']}: {each}; labels: {labels})")
+    return lines
+
+
+__all__ = ["VERBOSITY", "check_verbosity", "iaa_lines", "matrix_written_line", "note_lines", "warning_lines"]
