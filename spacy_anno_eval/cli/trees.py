@@ -140,10 +140,8 @@ def _phrase(key: Path, response: Path, kind: str, prm: Path | None, disc_only: b
             write_text(diff_out, levels.render_diff())
     if quiet:
         return
-    from ..report.trees_terminal import disco_lines, evalb_lines, levels_lines
+    from ..report.trees_terminal import phrase_lines
 
-    prm_name = prm.name if prm is not None else None
-    summary = evalb_lines(data, prm_name) if kind == "brackets" else disco_lines(data, kind, prm_name)
-    for line in [*summary, *levels_lines(data["brants_skut"])]:
+    for line in phrase_lines(data, kind, prm.name if prm is not None else None):
         typer.echo(line)
 

@@ -9,7 +9,8 @@ disco-dop's ``to_dict``, Brants and Skut's levels); the figures are read, never 
 - Penn Treebank brackets (:func:`evalb_lines`): EVALB's summary for all sentences and those up to its length
   cutoff (the JSON's ``len_le_N`` block), as EVALB prints it, with two decimals;
 - discontinuous phrase structures (:func:`disco_lines`): disco-dop's summary, labeled or unlabeled;
-- Brants & Skut's (1998) word, node and sentence levels (:func:`levels_lines`).
+- Brants & Skut's (1998) word, node and sentence levels (:func:`levels_lines`);
+- a phrase-structure comparison whole, as the command prints it (:func:`phrase_lines`).
 """
 
 from __future__ import annotations
@@ -89,5 +90,13 @@ def levels_lines(levels: dict[str, Any]) -> list[str]:
     return lines
 
 
+def phrase_lines(data: dict[str, Any], kind: str, prm_name: str | None = None) -> list[str]:
+    """What ``anno-eval trees`` prints for phrase structures: EVALB's summary for Penn Treebank brackets
+    (``kind`` ``brackets``), disco-dop's otherwise (:func:`disco_lines`), then Brants and Skut's levels
+    (``data["brants_skut"]``)."""
+    summary = evalb_lines(data, prm_name) if kind == "brackets" else disco_lines(data, kind, prm_name)
+    return [*summary, *levels_lines(data["brants_skut"])]
+
+
 __all__ = ["DEPENDENCY_FIGURES", "LEVELS", "PHRASE_FORMATS", "dependency_lines", "disco_lines", "evalb_lines",
-           "levels_lines"]
+           "levels_lines", "phrase_lines"]
