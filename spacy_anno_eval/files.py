@@ -428,10 +428,26 @@ def write_jsonl(path: str | os.PathLike, rows: Iterable[Any]) -> Path:
     return write_text(path, rows_as_jsonl(rows))
 
 
+def rows_as_csv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
+    """Rows as CSV (RFC 4180 quoting, as Python's ``csv`` module writes it) with a header line of ``columns``;
+    ``None`` is an empty cell."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([["" if row.get(c) is None else row.get(c) for c in columns] for row in rows])
+    return out.getvalue()
+
+
 def write_rows(path: Any, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:
-    """Write ``rows`` atomically: JSON lines when ``path`` ends in ``.jsonl``, else TSV with a header."""
-    is_jsonl = Path(path).suffix.lower() == ".jsonl"
-    return write_text(path, rows_as_jsonl(rows) if is_jsonl else rows_as_tsv(rows, columns))
+    """Write ``rows`` atomically by ``path``'s suffix: JSON lines for ``.jsonl``, CSV for ``.csv``, else TSV,
+    each with a header."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".jsonl":
+        return write_text(path, rows_as_jsonl(rows))
+    return write_text(path, rows_as_csv(rows, columns) if suffix == ".csv" else rows_as_tsv(rows, columns))
 
 
 def check_path(value: Any, what: str) -> Path:
