@@ -421,6 +421,23 @@ AlignmentReport = Annotated[Path | None, typer.Option("--report", help="Folder f
                                                                        "alignment.jsonl (relations: the relation "
                                                                        "decisions too, and unscored relations "
                                                                        "with their reason).")]
+ErrorsOut = Annotated[Path | None, typer.Option("--errors", help="Write every error (label, boundary, missing, "
+                                                                   "spurious) as a row with its context: .jsonl, "
+                                                                   ".csv or .tsv by suffix.")]
+ErrorsAll = Annotated[bool, typer.Option("--errors-all", help="--errors writes every decision, correct ones "
+                                                              "too.")]
+Context = Annotated[int, typer.Option("--context", min=0, help="Characters of text on each side of an --errors "
+                                                               "row.")]
+Confusion = Annotated[bool, typer.Option("--confusion", help="The label confusion matrix (key x response labels, "
+                                                             "same span and any overlap).")]
+Ci = Annotated[int | None, typer.Option("--ci", help="Document-bootstrap intervals of every figure, with this "
+                                                     "many samples (e.g. 1000).")]
+Confidence = Annotated[float, typer.Option("--confidence", help="Confidence of the --ci intervals, in (0, 1).")]
+BucketsOpt = Annotated[bool, typer.Option("--buckets", help="P/R/F by span length, label, document length and "
+                                                            "density (with --train: training frequency and "
+                                                            "label consistency).")]
+Train = Annotated[Path | None, typer.Option("--train", help="--buckets: the training corpus (same format as KEY) "
+                                                            "for the frequency and consistency buckets.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print no tables, notes or progress bars (errors "
                                                            "only).")]
 Encoding = Annotated[str | None, typer.Option("--encoding", callback=check_encoding,
@@ -487,3 +504,16 @@ def warn_same_input(key: Path | str | None, response: Path | str | None, key_set
         warnings.warn(f"the {names[0]} and the {names[1]} are the same {kind} ({shown}); every figure will be "
                       f"perfect", SameInputWarning, stacklevel=2)
     return same
+
+
+def analysis_settings(errors: Path | None, errors_all: bool, context: int, confusion: bool, ci: int | None,
+                      seed: int | None, confidence: float, buckets: bool, train: Path | None) -> Any:
+    """The :class:`~spacy_anno_eval.workflows.analysis.AnalysisSettings` of score's and qa's error-analysis
+    options, checked before any work (``--errors-all`` without ``--errors`` is refused)."""
+    from ..workflows.analysis import AnalysisSettings
+
+    if errors_all and errors is None:
+        raise ConfigError("--errors-all widens --errors to every decision; give --errors FILE with it")
+    return AnalysisSettings(errors=None if errors is None else "all" if errors_all else "errors",
+                            confusion=confusion, ci=ci, seed=0 if seed is None else seed, confidence=confidence,
+                            buckets=buckets, train=train, context=context)

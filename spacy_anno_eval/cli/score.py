@@ -10,9 +10,16 @@ from .app import (
     Bdm,
     BdmFeature,
     Beta,
+    BucketsOpt,
     ChunkDocs,
+    Ci,
+    Confidence,
+    Confusion,
+    Context,
     Dask,
     Encoding,
+    ErrorsAll,
+    ErrorsOut,
     Features,
     Format,
     JsonOut,
@@ -24,9 +31,12 @@ from .app import (
     ReaderOption,
     ResponseCorpus,
     ResponseSet,
+    Seed,
     Sep,
     Shards,
+    Train,
     Types,
+    analysis_settings,
     app,
     bdm_credit,
     reader_option_files,
@@ -73,20 +83,32 @@ def score(
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document rows in the "
                                                                          "JSON.")] = True,
+    errors: ErrorsOut = None,
+    errors_all: ErrorsAll = False,
+    context: Context = 40,
+    confusion: Confusion = False,
+    ci: Ci = None,
+    seed: Seed = None,
+    confidence: Confidence = 0.95,
+    buckets: BucketsOpt = False,
+    train: Train = None,
     quiet: Quiet = False,
 ) -> None:
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
     GATE's error rate (1 - P) and false-positive rate (Spurious per token or sentence, --fp-per); with --bdm,
-    BDM-weighted P/R/F (near-miss concepts earn partial credit)."""
+    BDM-weighted P/R/F (near-miss concepts earn partial credit). Why it fails: the count of each kind of error
+    (always), every error as a row (--errors), label confusion (--confusion), intervals (--ci), buckets."""
     from ..files import check_outputs
 
-    inputs = [key, response, bdm, *reader_option_files(reader_option)]
-    quiet = check_outputs(inputs, [json_out]) or quiet  # before any work; JSON on stdout: no table
+    inputs = [key, response, bdm, train, *reader_option_files(reader_option)]
+    quiet = check_outputs(inputs, [json_out, errors]) or quiet  # before any work; JSON on stdout: no table
+    analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, buckets, train)
     warn_same_input(key, response, key_set, response_set)
     from ..report.json import write_json
     from ..spans.engine import evaluate
 
     streamed = bool(shards or dask or chunk_docs)
+    analysis.refuse_streaming(streamed)
     options = {name: given for name, given, asked in (("scheme", ("--scheme", scheme), scheme != "auto"),
                                                       ("strict", ("--strict-scheme", True), strict_scheme)) if asked}
     settings = dict(key_set=key_set, response_set=response_set, types=split(types), features=split(features),
@@ -101,12 +123,25 @@ def score(
     else:
         ev = evaluate(str(key), str(response), **settings)
     report = ev.report(per_doc=per_doc, lazy=True)  # per-document rows built as the JSON is written
+    from ..workflows.analysis import analysis_sections, error_rows
+
+    sections = analysis_sections(ev, analysis, fmt=fmt)
+    report.update(sections)
+    if errors is not None:
+        from ..files import write_rows
+        from ..spans.decisions import COLUMNS
+
+        write_rows(errors, error_rows(ev, analysis), COLUMNS)
     if json_out is not None:
         write_json(report, json_out)
     if not quiet:
+        from ..report.analysis_terminal import analysis_lines
         from ..report.terminal import print_report
         from ..report.written_terminal import written_line
 
         print_report(report)
-        if json_out is not None:
-            typer.echo(written_line("report", json_out), err=True)
+        for line in analysis_lines(sections):
+            typer.echo(line)
+        for what, path in (("report", json_out), ("errors" if not errors_all else "decisions", errors)):
+            if path is not None:
+                typer.echo(written_line(what, path), err=True)

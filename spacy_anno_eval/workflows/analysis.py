@@ -1,0 +1,115 @@
+"""Why a system fails: the error-analysis sections the score and qa doors add to a report.
+
+Each section is asked of a result object, never computed here
+(DESIGN.md, invariant 4):
+
+- ``decisions``: the error taxonomy's counts
+  (:meth:`~spacy_anno_eval.spans.counts.Evaluation.decision_counts`), always;
+- ``confusion``: the label confusion matrix, coextensive pairs and any
+  overlap (:meth:`~spacy_anno_eval.spans.counts.Evaluation.confusion`);
+- ``intervals``: document-bootstrap intervals of every figure
+  (:func:`spacy_anno_eval.resampling.intervals.bootstrap_intervals`);
+- ``buckets``: P/R/F per bucket (:meth:`~spacy_anno_eval.spans.counts.Evaluation.buckets`), each with the
+  bootstrap interval of its figures when intervals are asked for.
+
+:class:`AnalysisSettings` holds what was asked, validated once, before any
+work (:meth:`AnalysisSettings.check_evaluation` tells a streamed evaluation,
+which keeps no pairs, what it cannot have).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError
+
+#: the options that need the pairs, as the command line names them
+NEEDS_PAIRS = {"errors": "--errors", "confusion": "--confusion", "buckets": "--buckets"}
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """What to add to a report: ``errors`` (``None``, ``"errors"`` or ``"all"``: the rows to write),
+    ``confusion``, ``ci`` (bootstrap samples, or ``None``) with ``seed`` and ``confidence``, ``buckets`` with an
+    optional ``train`` corpus (a path), and ``context`` (characters around each error row)."""
+
+    errors: str | None = None
+    confusion: bool = False
+    ci: int | None = None
+    seed: int = 0
+    confidence: float = 0.95
+    buckets: bool = False
+    train: Any = None
+    context: int = 40
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from ..resampling.intervals import check_samples
+
+        if self.errors not in (None, "errors", "all"):
+            raise ConfigError(f"errors must be None, 'errors' or 'all', got {self.errors!r}")
+        if self.ci is not None:
+            check_samples(self.ci, self.confidence)
+        if self.train is not None and not self.buckets:
+            raise ConfigError("--train gives the training data of the frequency and consistency buckets; give "
+                              "--buckets with it")
+        if isinstance(self.context, bool) or not isinstance(self.context, int) or self.context < 0:
+            raise ConfigError(f"--context must be a whole number of characters >= 0, got {self.context!r}")
+
+    @property
+    def needs_pairs(self) -> list[str]:
+        """The options asked for that need the pairs (command-line names)."""
+        asked = {"errors": self.errors is not None, "confusion": self.confusion, "buckets": self.buckets}
+        return [flag for name, flag in NEEDS_PAIRS.items() if asked[name]]
+
+    def refuse_streaming(self, streamed: bool) -> None:
+        """A :class:`ConfigError` when options that need the pairs meet a streamed run (``--shards``,
+        ``--dask``, ``--chunk-docs``), which keeps none: before any work."""
+        if streamed and self.needs_pairs:
+            raise ConfigError(f"{', '.join(self.needs_pairs)} need the pairs of the alignment, and a streamed run "
+                              f"(--shards, --dask, --chunk-docs) keeps none; score without streaming")
+
+
+def analysis_sections(evaluation: Any, settings: AnalysisSettings, *, fmt: str = "auto",
+                      client: Any = None) -> dict[str, Any]:
+    """The report sections ``settings`` asks for (see the module), JSON-ready."""
+    out: dict[str, Any] = {"decisions": evaluation.decision_counts()}
+    if settings.confusion:
+        out["confusion"] = {mode: evaluation.confusion(mode).to_dict() for mode in ("coextensive", "any")}
+    if settings.ci is not None:
+        from ..resampling.intervals import bootstrap_intervals
+
+        out["intervals"] = bootstrap_intervals(evaluation, n_samples=settings.ci, seed=settings.seed,
+                                               confidence=settings.confidence, client=client).to_dict()
+    if settings.buckets:
+        train = None
+        if settings.train is not None:
+            from ..io import read_corpus
+
+            key_set = evaluation.settings.key_set
+            train = read_corpus(settings.train, format=fmt, selectors=[key_set])
+            train.check_sets([key_set], "training corpus")
+        sections = []
+        for b in evaluation.buckets(train=train):
+            entry = b.to_dict()
+            if settings.ci is not None:
+                from ..resampling.intervals import bucket_intervals
+
+                cis = bucket_intervals(b, n_samples=settings.ci, seed=settings.seed, confidence=settings.confidence,
+                                       client=client)
+                for name, figures in entry["buckets"].items():
+                    figures["ci"] = cis[name]
+            sections.append(entry)
+        out["buckets"] = sections
+    return out
+
+
+def error_rows(evaluation: Any, settings: AnalysisSettings) -> list[dict[str, Any]]:
+    """The rows of ``--errors`` (every error) or ``--errors-all`` (every decision)."""
+    from ..spans.decisions import DECISIONS
+
+    return evaluation.errors(which=DECISIONS if settings.errors == "all" else None, context=settings.context)
+
+
+__all__ = ["AnalysisSettings", "analysis_sections", "error_rows"]
