@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 import re
 import secrets
 from bisect import bisect_left
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..files import json_text
+from .escape import esc
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, macro_docs_note, pct
 
 MAX_DIFF_DOCS = 100
@@ -47,11 +47,6 @@ STATUS_TITLES = {"correct": "correct", "partial": "partial", "incorrect": "misma
 # one hue per status (green, yellow, grape, orange, red, blue): no two look alike
 STATUS_COLOURS = {"correct": "#b2f2bb", "partial": "#fff3bf", "incorrect": "#e599f7", "overlap": "#ffa94d",
                   "missing": "#ff8787", "spurious": "#a5d8ff"}
-
-
-def esc(value: Any) -> str:
-    """``value`` as HTML text, safe in element content and in quoted attributes."""
-    return html.escape(str(value), quote=True)
 
 
 def _features(side: dict[str, Any] | None) -> str:
