@@ -12,8 +12,14 @@ from .app import (
     BdmFeature,
     Beta,
     ChunkDocs,
+    Ci,
+    Confidence,
+    Confusion,
+    Context,
     Dask,
     Encoding,
+    ErrorsAll,
+    ErrorsOut,
     Features,
     Format,
     HtmlOut,
@@ -28,9 +34,11 @@ from .app import (
     ReaderOption,
     ResponseCorpus,
     ResponseSet,
+    Seed,
     Sep,
     Shards,
     Types,
+    analysis_settings,
     app,
     bdm_credit,
     check_list,
@@ -72,14 +80,23 @@ def qa(
     sep: Sep = None,
     label_feature: LabelFeature = None,
     reader_option: ReaderOption = None,
+    errors: ErrorsOut = None,
+    errors_all: ErrorsAll = False,
+    context: Context = 40,
+    confusion: Confusion = False,
+    ci: Ci = None,
+    seed: Seed = None,
+    confidence: Confidence = 0.95,
     quiet: Quiet = False,
 ) -> None:
     """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff (--html), as
-    HTML, Markdown and JSON."""
+    HTML, Markdown and JSON; the count of each kind of error, and with --errors, --confusion, --ci the error
+    rows, the label confusion heat map and intervals (the HTML's Errors tab)."""
     from ..files import check_outputs
 
     inputs = [key, response, bdm, *reader_option_files(reader_option)]
-    quiet = check_outputs(inputs, [json_out, md_out, html_out]) or quiet  # before any work
+    quiet = check_outputs(inputs, [json_out, md_out, html_out, errors]) or quiet  # before any work
+    analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, False, None)
     warn_same_input(key, response, key_set, response_set)
     from ..figures import MEASURES
     from ..workflows.qa import run_qa
@@ -91,18 +108,23 @@ def qa(
         if not type_ or not feature:
             raise ConfigError(f"--classify takes TYPE:FEATURE, got {classify!r}")
         split_classify = (type_, feature)
-    paths = {fmt_: p for fmt_, p in (("json", json_out), ("md", md_out), ("html", html_out)) if p is not None}
+    paths = {fmt_: p for fmt_, p in (("json", json_out), ("md", md_out), ("html", html_out), ("errors", errors))
+             if p is not None}
     report, classification, written = run_qa(
         key, response, paths=paths, sharded=shards or dask is not None, measures=chosen, classify=split_classify,
         max_diff_docs=max_diff_docs or None, scheduler=dask, docs_per_chunk=chunk_docs, progress=not quiet,
         key_set=key_set, response_set=response_set, types=split(types), features=split(features), beta=beta,
-        pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)),
+        pairing=pairing, fmt=fmt, credit=bdm_credit(bdm, bdm_feature, split(features)), analysis=analysis,
         reader_options=reader_settings(encoding, sep, label_feature, reader_option))
     if not quiet:
         from ..report.terminal import print_classification, print_report
         from ..report.written_terminal import written_lines
 
         print_report(report, measures=chosen)
+        from ..report.analysis_terminal import analysis_lines
+
+        for line in analysis_lines(report):
+            typer.echo(line)
         if classification is not None:
             print_classification(classification)
         for line in written_lines(written, " report"):

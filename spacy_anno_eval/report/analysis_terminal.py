@@ -63,7 +63,10 @@ def interval_lines(intervals: dict[str, Any]) -> list[str]:
     for measure, figures in intervals["micro"].items():
         lines.append(f"  {measure:<8}" + "  ".join(f"{k.upper()} [{figure(lo)}, {figure(hi)}]"
                                                    for k, (lo, hi) in figures.items()))
-    lines.extend(f"  note: {n}" for n in intervals.get("left_out", []))
+    import textwrap
+
+    for note in intervals.get("left_out", []):
+        lines.extend(textwrap.wrap(f"note: {note}", WIDTH, initial_indent="  ", subsequent_indent="    "))
     return lines
 
 

@@ -175,10 +175,13 @@ class BootstrapIntervals:
 
 def bootstrap_intervals(evaluation: Evaluation, *, n_samples: int = 1000, seed: int = 0, confidence: float = 0.95,
                         beta: float | None = None, zero_division: float | None = None,
-                        client: Any = None) -> BootstrapIntervals:
+                        client: Any = None, by_doc_type: tuple[list[str], np.ndarray] | None = None
+                        ) -> BootstrapIntervals:
     """Document-bootstrap percentile intervals of every micro, macro and per-type P/R/F of ``evaluation``
     (see the module). ``beta`` and ``zero_division`` default to the evaluation's settings; ``client``: an open
-    ``distributed.Client`` to draw the blocks on."""
+    ``distributed.Client`` to draw the blocks on. ``by_doc_type``: ``(labels, counts)``, the counts per document
+    and type (``(n_docs, len(labels), N_FIELDS)``) when the evaluation keeps no pairs but they were kept shard by
+    shard (qa)."""
     n_samples, confidence = check_samples(n_samples, confidence)
     settings = evaluation.settings
     beta = settings.beta if beta is None else beta
@@ -186,9 +189,15 @@ def bootstrap_intervals(evaluation: Evaluation, *, n_samples: int = 1000, seed: 
     if not evaluation.doc_ids:
         raise ConfigError("bootstrap intervals need at least one document; this evaluation has none")
     by_doc = evaluation.by_doc.astype(float)
-    by_doc_type = None
     left_out = []
-    if evaluation.has_pairs:
+    given, by_doc_type = by_doc_type, None
+    if given is not None:
+        labels_given, counts = given
+        by_doc_type = np.asarray(counts, dtype=float)
+        if by_doc_type.shape[:2] != (len(evaluation.doc_ids), len(labels_given)):
+            raise ConfigError(f"by_doc_type holds {by_doc_type.shape[:2]} documents x types; the evaluation has "
+                              f"{len(evaluation.doc_ids)} documents and {len(labels_given)} labels were named")
+    elif evaluation.has_pairs:
         by_doc_type = count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids)).astype(float)
     else:
         left_out.append("per_type and macro_types: the evaluation keeps no pairs (streamed or merged), so its "
@@ -204,7 +213,8 @@ def bootstrap_intervals(evaluation: Evaluation, *, n_samples: int = 1000, seed: 
     for name in parts[0]:
         values = np.concatenate([p[name] for p in parts])
         low[name], high[name] = np.quantile(values, [tail, 1.0 - tail], axis=0)
-    labels = tuple(evaluation.alignment.labels) if by_doc_type is not None else tuple(evaluation.labels)
+    labels = (tuple(given[0]) if given is not None else tuple(evaluation.alignment.labels)
+              if by_doc_type is not None else tuple(evaluation.labels))
     return BootstrapIntervals(labels, low, high, n_samples, int(seed), confidence, left_out)
 
 

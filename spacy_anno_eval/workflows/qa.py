@@ -31,12 +31,16 @@ class QAShard:
     documents: list[Any]          # DiffDocument, indices local to the shard
     n_with_pairs: int
     classification: Any = None    # ClassificationCounts
+    confusion: dict[str, Any] | None = None      # {"coextensive"|"any": SpanConfusion}
+    errors: list[dict[str, Any]] | None = None   # the error rows (--errors)
+    doc_type: tuple[list[str], Any] | None = None  # labels and counts per document and type (--ci)
 
 
 def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
-               classify: tuple[str, str] | None) -> QAShard:
-    """A shard's Annotation Diff documents (at most ``max_docs``; ``0``: no Diff) and classification counts
-    (``evaluation`` ``None``: a shard without documents)."""
+               classify: tuple[str, str] | None, analysis: Any = None) -> QAShard:
+    """A shard's Annotation Diff documents (at most ``max_docs``; ``0``: no Diff), classification counts and,
+    with ``analysis`` (:class:`~spacy_anno_eval.workflows.analysis.AnalysisSettings`), what the error analysis
+    needs of its pairs (``evaluation`` ``None``: a shard without documents)."""
     from ..report.html import diff_documents
 
     if evaluation is None:
@@ -51,14 +55,42 @@ def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
         from ..agreement.classification import classification_counts
 
         counts = classification_counts(evaluation, *classify)
-    return QAShard(len(evaluation.doc_ids), documents, n_with_pairs, counts)
+    shard = QAShard(len(evaluation.doc_ids), documents, n_with_pairs, counts)
+    if analysis is not None:
+        from ..spans.counts import count_pairs_by_doc_and_type
+        from .analysis import error_rows
+
+        if analysis.confusion:
+            shard.confusion = {mode: evaluation.confusion(mode) for mode in ("coextensive", "any")}
+        if analysis.errors is not None:
+            shard.errors = error_rows(evaluation, analysis)
+        if analysis.ci is not None:
+            shard.doc_type = (list(evaluation.labels),
+                              count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids)))
+    return shard
+
+
+def _doc_type_counts(parts: list[tuple[list[str], Any]]) -> tuple[list[str], Any]:
+    """The shards' counts per document and type put together over the union of their labels."""
+    import numpy as np
+
+    from ..spans.counts import N_FIELDS
+
+    labels = sorted({name for names, _ in parts for name in names})
+    index = {name: i for i, name in enumerate(labels)}
+    blocks = []
+    for names, counts in parts:
+        block = np.zeros((len(counts), len(labels), N_FIELDS), dtype=np.int64)
+        block[:, [index[n] for n in names], :] = counts
+        blocks.append(block)
+    return labels, np.concatenate(blocks) if blocks else np.zeros((0, len(labels), N_FIELDS), dtype=np.int64)
 
 
 def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[str, str | os.PathLike],
            measures: list[str], classify: tuple[str, str] | None = None,
            max_diff_docs: int | None = MAX_DIFF_DOCS,
            max_doc_rows: int = MAX_DOC_ROWS, scheduler: str | None = None, docs_per_chunk: int | None = None,
-           sharded: bool = False, progress: bool = False, credit: Any = None,
+           sharded: bool = False, progress: bool = False, credit: Any = None, analysis: Any = None,
            **settings: Any) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Path]]:
     """Score ``response`` against ``key`` shard by shard and write the reports of ``paths``
     (``{"json"|"md"|"html": file}``); return the report, the classification table (``classify`` =
@@ -68,7 +100,10 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
     shown in the HTML Annotation Diff (``None``: all); ``max_doc_rows``: rows of the HTML and
     Markdown document tables (the JSON holds every document). ``sharded``: ``key`` and ``response`` are folders or
     globs of shard files (:func:`~spacy_anno_eval.io.units.shard_paths`), else one corpus each. ``credit``: a credit
-    rule (e.g. :class:`spacy_anno_eval.bdm.credit.BdmCredit`) whose figures the report carries (``"bdm"``)."""
+    rule (e.g. :class:`spacy_anno_eval.bdm.credit.BdmCredit`) whose figures the report carries (``"bdm"``).
+    ``analysis``: an :class:`~spacy_anno_eval.workflows.analysis.AnalysisSettings`; the report then carries the
+    decision counts, and the confusion matrices and intervals it asks for, gathered shard by shard (the HTML
+    shows them in its Errors tab), and ``paths["errors"]`` receives the error rows."""
     from dataclasses import replace
 
     from ..report import write_reports
@@ -78,6 +113,7 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
     max_docs = max_diff_docs
     diff = StreamedDiff(paths["html"], measures=measures, max_docs=max_docs) if "html" in paths else None
     merged: list[Any] = []
+    gathered: dict[str, Any] = {"confusion": None, "errors": [], "doc_type": []}
     offset = 0
 
     def consume(shard: QAShard) -> None:
@@ -87,9 +123,17 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
             collect.keywords["max_docs"] = diff.room()  # shards still to come build only what is shown
         if shard.classification is not None:
             merged[:] = [shard.classification if not merged else merged[0].merge(shard.classification)]
+        if shard.confusion is not None:
+            before = gathered["confusion"]
+            gathered["confusion"] = shard.confusion if before is None else \
+                {mode: before[mode].merge(m) for mode, m in shard.confusion.items()}
+        gathered["errors"].extend(shard.errors or ())
+        if shard.doc_type is not None:
+            gathered["doc_type"].append(shard.doc_type)
         offset += shard.n_docs
 
-    collect = partial(collect_qa, max_docs=max_docs if diff is not None else 0, classify=classify)
+    collect = partial(collect_qa, max_docs=max_docs if diff is not None else 0, classify=classify,
+                      analysis=analysis)
     try:
         ev, _ = scan_shards(key, response, collect=collect, consume=consume, scheduler=scheduler,
                             docs_per_chunk=docs_per_chunk, sharded=sharded, progress=progress, credit=credit,
@@ -99,10 +143,17 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
         if classification is not None:  # the JSON holds what the HTML and the terminal show
             report["classification"] = classification
         written: dict[str, Path] = {}
+        if analysis is not None:
+            report.update(_sections(ev, analysis, gathered))
+            if "errors" in paths:
+                from ..files import write_rows
+                from ..spans.decisions import COLUMNS
+
+                written["errors"] = write_rows(paths["errors"], gathered["errors"], COLUMNS)
         if diff is not None:  # first: a failure leaves every earlier report as it was
             written["html"] = diff.write(report, ev.doc_ids, classification=classification,
                                          max_doc_rows=max_doc_rows)
-        others = {fmt: p for fmt, p in paths.items() if fmt != "html"}
+        others = {fmt: p for fmt, p in paths.items() if fmt not in ("html", "errors")}
         if others:
             written.update(write_reports(ev, paths=others, measures=measures, classification=classification,
                                          report=report, max_doc_rows=max_doc_rows))
@@ -111,6 +162,20 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
             diff.discard()
         raise
     return report, classification, written
+
+
+def _sections(evaluation: Evaluation, analysis: Any, gathered: dict[str, Any]) -> dict[str, Any]:
+    """The error-analysis sections of the merged evaluation and what the shards gathered."""
+    out: dict[str, Any] = {"decisions": evaluation.decision_counts()}
+    if gathered["confusion"] is not None:
+        out["confusion"] = {mode: m.to_dict() for mode, m in gathered["confusion"].items()}
+    if analysis.ci is not None:
+        from ..resampling.intervals import bootstrap_intervals
+
+        out["intervals"] = bootstrap_intervals(evaluation, n_samples=analysis.ci, seed=analysis.seed,
+                                               confidence=analysis.confidence,
+                                               by_doc_type=_doc_type_counts(gathered["doc_type"])).to_dict()
+    return out
 
 
 __all__ = ["QAShard", "collect_qa", "run_qa"]

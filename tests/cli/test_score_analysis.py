@@ -108,3 +108,23 @@ def test_the_errors_file_may_not_be_an_input(tmp_path):
     key.write_bytes(KEY.read_bytes())
     result = runner.invoke(app, ["score", str(key), str(RESPONSE), "--errors", str(key)])
     assert result.exit_code == 2 and key.read_bytes() == KEY.read_bytes()
+
+
+@pytest.mark.parametrize("chunks", [[], ["--chunk-docs", "5"]], ids=["whole", "in chunks"])
+def test_qa_gathers_the_same_sections_shard_by_shard_as_score(tmp_path, chunks):
+    """qa keeps the pairs of one shard at a time: the confusion matrices, the error rows and the per-type
+    intervals it gathers equal score's on the whole corpus."""
+    qa_json, qa_err = tmp_path / "qa.json", tmp_path / "qa.jsonl"
+    sc_json, sc_err = tmp_path / "sc.json", tmp_path / "sc.jsonl"
+    common = ["--confusion", "--ci", "200", "--seed", "1", "-q"]
+    result = runner.invoke(app, ["qa", str(KEY), str(RESPONSE), *common, "--json", str(qa_json), "--errors",
+                                 str(qa_err), *chunks])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["score", str(KEY), str(RESPONSE), *common, "--json", str(sc_json), "--errors",
+                                 str(sc_err)])
+    assert result.exit_code == 0, result.output
+    qa, sc = (json.loads(p.read_text(encoding="utf8")) for p in (qa_json, sc_json))
+    for section in ("decisions", "confusion", "intervals"):
+        assert qa[section] == sc[section], section
+    assert qa["intervals"]["left_out"] == [] and "per_type" in qa["intervals"]
+    assert qa_err.read_text(encoding="utf8") == sc_err.read_text(encoding="utf8")
