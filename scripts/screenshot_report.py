@@ -120,6 +120,8 @@ def build_pages(out_dir: Path) -> dict[str, Path]:
     key, response = ROOT / "assets" / "demo" / "key.jsonl", ROOT / "assets" / "demo" / "response.jsonl"
     pages = {"qa": out_dir / "qa.html"}
     _cli("qa", key, response, "--html", pages["qa"], "--quiet")
+    pages["qa-errors"] = out_dir / "qa-errors.html"
+    _cli("qa", key, response, "--html", pages["qa-errors"], "--confusion", "--ci", 200, "--quiet")
     corpus = iaa_corpus(out_dir / "iaa.spacy")
     for measure in ("fmeasure", "kappa"):
         folder = out_dir / f"iaa-{measure}"

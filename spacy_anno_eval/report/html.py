@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..files import json_text
+from .charts import analysis_panel, type_f_chart
 from .escape import esc
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, macro_docs_note, pct
 
@@ -625,10 +626,12 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
     tabs = [("corpus", "Corpus statistics",
              '<p class="muted">Percentages. Match = correct, Only key = missing, Only response = spurious, '
              "Overlap = partial; a pair whose types differ counts as missing and spurious. Click a header to "
-             "sort.</p>" + corpus_table(report, measures) + error_table(report, measures)
-             + muc_semeval_table(report)),
+             "sort.</p>" + corpus_table(report, measures) + type_f_chart(report, measures[0])
+             + error_table(report, measures) + muc_semeval_table(report)),
             ("documents", "Document statistics", document_table(report, measures, max_doc_rows, linked)),
             ("diff", "Annotation Diff", diff_html)]
+    if "decisions" in report:
+        tabs.append(("errors", "Errors", analysis_panel(report)))
     if classification:
         tabs.append(("classification", "Classification", classification_panel(classification)))
     nav = "".join(f'<button type="button" role="tab" data-tab="{key}">{esc(name)}</button>' for key, name, _ in tabs)
