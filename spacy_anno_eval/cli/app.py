@@ -507,7 +507,8 @@ def warn_same_input(key: Path | str | None, response: Path | str | None, key_set
 
 
 def analysis_settings(errors: Path | None, errors_all: bool, context: int, confusion: bool, ci: int | None,
-                      seed: int | None, confidence: float, buckets: bool, train: Path | None) -> Any:
+                      seed: int | None, confidence: float, buckets: bool, train: Path | None, *,
+                      key_set: str = "ents", fmt: str = "auto") -> Any:
     """The :class:`~spacy_anno_eval.workflows.analysis.AnalysisSettings` of score's and qa's error-analysis
     options, checked before any work (``--errors-all`` without ``--errors`` is refused)."""
     from ..workflows.analysis import AnalysisSettings
@@ -516,4 +517,4 @@ def analysis_settings(errors: Path | None, errors_all: bool, context: int, confu
         raise ConfigError("--errors-all widens --errors to every decision; give --errors FILE with it")
     return AnalysisSettings(errors=None if errors is None else "all" if errors_all else "errors",
                             confusion=confusion, ci=ci, seed=0 if seed is None else seed, confidence=confidence,
-                            buckets=buckets, train=train, context=context)
+                            buckets=buckets, train=train, context=context, key_set=key_set, train_format=fmt)

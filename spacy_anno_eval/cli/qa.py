@@ -11,6 +11,7 @@ from .app import (
     Bdm,
     BdmFeature,
     Beta,
+    BucketsOpt,
     ChunkDocs,
     Ci,
     Confidence,
@@ -37,6 +38,7 @@ from .app import (
     Seed,
     Sep,
     Shards,
+    Train,
     Types,
     analysis_settings,
     app,
@@ -87,6 +89,8 @@ def qa(
     ci: Ci = None,
     seed: Seed = None,
     confidence: Confidence = 0.95,
+    buckets: BucketsOpt = False,
+    train: Train = None,
     quiet: Quiet = False,
 ) -> None:
     """Corpus quality assurance (GATE's Corpus QA): corpus and document tables, Annotation Diff (--html), as
@@ -94,9 +98,11 @@ def qa(
     rows, the label confusion heat map and intervals (the HTML's Errors tab)."""
     from ..files import check_outputs
 
-    inputs = [key, response, bdm, *reader_option_files(reader_option)]
+    inputs = [key, response, bdm, train, *reader_option_files(reader_option)]
     quiet = check_outputs(inputs, [json_out, md_out, html_out, errors]) or quiet  # before any work
-    analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, False, None)
+    analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, buckets, train,
+                                 key_set=key_set, fmt=fmt)
+    analysis.refuse_streaming(bool(shards or dask or chunk_docs), gathered=("errors", "confusion"))
     warn_same_input(key, response, key_set, response_set)
     from ..figures import MEASURES
     from ..workflows.qa import run_qa

@@ -102,7 +102,8 @@ def score(
 
     inputs = [key, response, bdm, train, *reader_option_files(reader_option)]
     quiet = check_outputs(inputs, [json_out, errors]) or quiet  # before any work; JSON on stdout: no table
-    analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, buckets, train)
+    analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, buckets, train,
+                                 key_set=key_set, fmt=fmt)
     warn_same_input(key, response, key_set, response_set)
     from ..report.json import write_json
     from ..spans.engine import evaluate
@@ -125,7 +126,7 @@ def score(
     report = ev.report(per_doc=per_doc, lazy=True)  # per-document rows built as the JSON is written
     from ..workflows.analysis import analysis_sections, error_rows
 
-    sections = analysis_sections(ev, analysis, fmt=fmt)
+    sections = analysis_sections(ev, analysis)
     report.update(sections)
     if errors is not None:
         from ..files import write_rows

@@ -42,6 +42,8 @@ class AnalysisSettings:
     buckets: bool = False
     train: Any = None
     context: int = 40
+    key_set: str = "ents"
+    train_format: str = "auto"
     notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -58,21 +60,36 @@ class AnalysisSettings:
             raise ConfigError(f"--context must be a whole number of characters >= 0, got {self.context!r}")
 
     @property
-    def needs_pairs(self) -> list[str]:
-        """The options asked for that need the pairs (command-line names)."""
+    def train_corpus(self) -> Any:
+        """The training corpus of ``train`` (read once, in the key set's format), or ``None``."""
+        if self.train is None:
+            return None
+        cached = self.__dict__.get("_train_corpus")
+        if cached is None:
+            from ..io import read_corpus
+
+            cached = read_corpus(self.train, format=self.train_format, selectors=[self.key_set])
+            cached.check_sets([self.key_set], "training corpus")
+            object.__setattr__(self, "_train_corpus", cached)
+        return cached
+
+    def needs_pairs(self, gathered: tuple[str, ...] = ()) -> list[str]:
+        """The options asked for that need the pairs of the whole corpus (command-line names), less those a
+        door ``gathered`` shard by shard (qa gathers ``errors`` and ``confusion``)."""
         asked = {"errors": self.errors is not None, "confusion": self.confusion, "buckets": self.buckets}
-        return [flag for name, flag in NEEDS_PAIRS.items() if asked[name]]
+        return [flag for name, flag in NEEDS_PAIRS.items() if asked[name] and name not in gathered]
 
-    def refuse_streaming(self, streamed: bool) -> None:
+    def refuse_streaming(self, streamed: bool, gathered: tuple[str, ...] = ()) -> None:
         """A :class:`ConfigError` when options that need the pairs meet a streamed run (``--shards``,
-        ``--dask``, ``--chunk-docs``), which keeps none: before any work."""
-        if streamed and self.needs_pairs:
-            raise ConfigError(f"{', '.join(self.needs_pairs)} need the pairs of the alignment, and a streamed run "
-                              f"(--shards, --dask, --chunk-docs) keeps none; score without streaming")
+        ``--dask``, ``--chunk-docs``), which keeps none at the end: before any work. Buckets need the whole
+        corpus at once (their document edges are the corpus's quartiles)."""
+        needs = self.needs_pairs(gathered)
+        if streamed and needs:
+            raise ConfigError(f"{', '.join(needs)} need the pairs of the whole corpus, and a streamed run "
+                              f"(--shards, --dask, --chunk-docs) keeps none; run without streaming")
 
 
-def analysis_sections(evaluation: Any, settings: AnalysisSettings, *, fmt: str = "auto",
-                      client: Any = None) -> dict[str, Any]:
+def analysis_sections(evaluation: Any, settings: AnalysisSettings, *, client: Any = None) -> dict[str, Any]:
     """The report sections ``settings`` asks for (see the module), JSON-ready."""
     out: dict[str, Any] = {"decisions": evaluation.decision_counts()}
     if settings.confusion:
@@ -83,26 +100,25 @@ def analysis_sections(evaluation: Any, settings: AnalysisSettings, *, fmt: str =
         out["intervals"] = bootstrap_intervals(evaluation, n_samples=settings.ci, seed=settings.seed,
                                                confidence=settings.confidence, client=client).to_dict()
     if settings.buckets:
-        train = None
-        if settings.train is not None:
-            from ..io import read_corpus
-
-            key_set = evaluation.settings.key_set
-            train = read_corpus(settings.train, format=fmt, selectors=[key_set])
-            train.check_sets([key_set], "training corpus")
-        sections = []
-        for b in evaluation.buckets(train=train):
-            entry = b.to_dict()
-            if settings.ci is not None:
-                from ..resampling.intervals import bucket_intervals
-
-                cis = bucket_intervals(b, n_samples=settings.ci, seed=settings.seed, confidence=settings.confidence,
-                                       client=client)
-                for name, figures in entry["buckets"].items():
-                    figures["ci"] = cis[name]
-            sections.append(entry)
-        out["buckets"] = sections
+        out["buckets"] = bucket_sections(evaluation.buckets(train=settings.train_corpus), settings, client=client)
     return out
+
+
+def bucket_sections(buckets: list[Any], settings: AnalysisSettings, *, client: Any = None) -> list[dict[str, Any]]:
+    """Each feature's buckets as JSON, with the bootstrap interval of each bucket's figures when ``settings``
+    asks for intervals."""
+    sections = []
+    for b in buckets:
+        entry = b.to_dict()
+        if settings.ci is not None:
+            from ..resampling.intervals import bucket_intervals
+
+            cis = bucket_intervals(b, n_samples=settings.ci, seed=settings.seed, confidence=settings.confidence,
+                                   client=client)
+            for name, figures in entry["buckets"].items():
+                figures["ci"] = cis[name]
+        sections.append(entry)
+    return sections
 
 
 def error_rows(evaluation: Any, settings: AnalysisSettings) -> list[dict[str, Any]]:

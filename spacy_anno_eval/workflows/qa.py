@@ -34,6 +34,7 @@ class QAShard:
     confusion: dict[str, Any] | None = None      # {"coextensive"|"any": SpanConfusion}
     errors: list[dict[str, Any]] | None = None   # the error rows (--errors)
     doc_type: tuple[list[str], Any] | None = None  # labels and counts per document and type (--ci)
+    buckets: list[Any] | None = None             # spans.buckets.Buckets (--buckets: one shard only)
 
 
 def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
@@ -67,6 +68,8 @@ def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
         if analysis.ci is not None:
             shard.doc_type = (list(evaluation.labels),
                               count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids)))
+        if analysis.buckets:  # the CLI refuses --buckets when streaming: this shard is the corpus
+            shard.buckets = evaluation.buckets(train=analysis.train_corpus)
     return shard
 
 
@@ -113,7 +116,7 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
     max_docs = max_diff_docs
     diff = StreamedDiff(paths["html"], measures=measures, max_docs=max_docs) if "html" in paths else None
     merged: list[Any] = []
-    gathered: dict[str, Any] = {"confusion": None, "errors": [], "doc_type": []}
+    gathered: dict[str, Any] = {"confusion": None, "errors": [], "doc_type": [], "buckets": []}
     offset = 0
 
     def consume(shard: QAShard) -> None:
@@ -130,6 +133,8 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
         gathered["errors"].extend(shard.errors or ())
         if shard.doc_type is not None:
             gathered["doc_type"].append(shard.doc_type)
+        if shard.buckets is not None:
+            gathered["buckets"].append(shard.buckets)
         offset += shard.n_docs
 
     collect = partial(collect_qa, max_docs=max_docs if diff is not None else 0, classify=classify,
@@ -175,6 +180,14 @@ def _sections(evaluation: Evaluation, analysis: Any, gathered: dict[str, Any]) -
         out["intervals"] = bootstrap_intervals(evaluation, n_samples=analysis.ci, seed=analysis.seed,
                                                confidence=analysis.confidence,
                                                by_doc_type=_doc_type_counts(gathered["doc_type"])).to_dict()
+    if analysis.buckets:
+        from ..errors import ConfigError
+        from .analysis import bucket_sections
+
+        if len(gathered["buckets"]) != 1:
+            raise ConfigError("--buckets needs the whole corpus in one part (its document edges are the corpus's "
+                              "quartiles); run without --shards, --dask or --chunk-docs")
+        out["buckets"] = bucket_sections(gathered["buckets"][0], analysis)
     return out
 
 

@@ -128,3 +128,14 @@ def test_qa_gathers_the_same_sections_shard_by_shard_as_score(tmp_path, chunks):
         assert qa[section] == sc[section], section
     assert qa["intervals"]["left_out"] == [] and "per_type" in qa["intervals"]
     assert qa_err.read_text(encoding="utf8") == sc_err.read_text(encoding="utf8")
+
+
+def test_qa_buckets_equal_scores_and_are_refused_in_chunks(tmp_path):
+    out_qa, out_score = tmp_path / "qa.json", tmp_path / "score.json"
+    args = ["--buckets", "--train", str(TRAIN), "--ci", "100", "-q"]
+    assert runner.invoke(app, ["qa", str(KEY), str(RESPONSE), *args, "--json", str(out_qa)]).exit_code == 0
+    assert runner.invoke(app, ["score", str(KEY), str(RESPONSE), *args, "--json", str(out_score)]).exit_code == 0
+    qa, score = (json.loads(p.read_text(encoding="utf8"))["buckets"] for p in (out_qa, out_score))
+    assert qa == score and len(qa) == 6
+    result = runner.invoke(app, ["qa", str(KEY), str(RESPONSE), "--buckets", "--chunk-docs", "4"])
+    assert result.exit_code == 2 and "--buckets need the pairs of the whole corpus" in result.stderr
