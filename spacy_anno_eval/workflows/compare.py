@@ -23,6 +23,14 @@ The settings are the benchmark's (:class:`~spacy_anno_eval.workflows.benchmark.s
 sets, types, features, β, measures, samples, confidence, seed, pairing); its
 gate (``max_drop``, ``gate``) is not applied: comparing systems is a question,
 not a CI gate, and always exits 0.
+
+:meth:`SystemsComparison.error_difference` lists, for one pair, the decisions
+(:mod:`spacy_anno_eval.spans.decisions`) that one system gets right and the
+other wrong, in context: read from the pair's ``changes``
+(:func:`~spacy_anno_eval.workflows.benchmark.compare.annotation_changes`, key
+annotations matched by position, spurious responses by document, offsets and
+label), a key annotation one system finds correctly and the other does not, and
+a spurious response only one of them makes (the other is right not to).
 """
 
 from __future__ import annotations
@@ -38,13 +46,17 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..resampling.paired import holm
+from ..spans.align import STATUS_NAMES
 from ..spans.counts import Evaluation
+from ..spans.decisions import CONTEXT, DECISION_OF_STATUS
 from ..spans.engine import load, options_per_source
 from .benchmark.compare import OVERALL, compare_evaluations
 from .benchmark.settings import FIGURES, BenchmarkSettings
 
 #: the significance level a difference is called significant at
 ALPHA = 0.05
+#: the decision (:data:`~spacy_anno_eval.spans.decisions.DECISIONS`) of each pair status name
+_DECISION_OF_NAME = {STATUS_NAMES[code]: name for code, name in DECISION_OF_STATUS.items()}
 
 
 def system_names(responses: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
@@ -101,6 +113,39 @@ class SystemsComparison:
         p = entry["p_randomization_holm"] if self.corrected else entry["p_randomization"]
         return entry["delta"] != 0 and p <= self.alpha
 
+    def error_difference(self, a: str, b: str, context: int = CONTEXT) -> dict[str, Any]:
+        """The decisions that one of systems ``a`` and ``b`` (names, in either order) gets right and the other
+        wrong, in context, grouped: ``a_right`` (``a`` right, ``b`` wrong) and ``b_right``.
+
+        Each row, in document order: ``doc`` and ``doc_id``; ``type`` (the key's label, a spurious response's
+        own); ``key`` (``{"start", "end", "label", "text"}``, ``None`` for a spurious response); ``a`` and ``b``,
+        each ``{"decision", "response"}`` (``decision`` one of
+        :data:`~spacy_anno_eval.spans.decisions.DECISIONS`, ``None`` where the system has no annotation: the
+        right side of a spurious response); ``start`` / ``end`` (the union of the key's and both responses'
+        spans), ``text`` (the text there), ``left_context`` / ``right_context`` (``context`` characters before
+        and after; all ``None`` when the texts are not known). ``counts``: the rows of each group, overall
+        (``a_right``, ``b_right``) and per type. A key annotation both systems get wrong (differently) is in
+        neither group. Read from the pair's ``changes``, never from the figures.
+        """
+        if isinstance(context, bool) or not isinstance(context, (int, np.integer)) or context < 0:
+            raise ConfigError(f"context must be a whole number of characters >= 0, got {context!r}")
+        swap = (a in self.names and b in self.names and self.names.index(a) > self.names.index(b))
+        pair = self.pair(b, a) if swap else self.pair(a, b)
+        texts = self.evaluations[0].texts
+        groups: dict[str, list[dict[str, Any]]] = {"a_right": [], "b_right": []}
+        per_type: dict[str, dict[str, int]] = {}
+        for change in pair["changes"]:
+            if change["change"] not in ("fixed", "broken"):  # both wrong, differently
+                continue
+            first, second = (change["new"], change["old"]) if swap else (change["old"], change["new"])
+            group = "a_right" if (change["change"] == "broken") != swap else "b_right"
+            row = _difference_row(change, first, second, texts, int(context))
+            groups[group].append(row)
+            per_type.setdefault(row["type"], {"a_right": 0, "b_right": 0})[group] += 1
+        return {"a": a, "b": b, **groups, "context": int(context),
+                "counts": {"a_right": len(groups["a_right"]), "b_right": len(groups["b_right"]),
+                           "per_type": {t: per_type[t] for t in sorted(per_type)}}}
+
     def to_dict(self, per_doc: bool = False) -> dict[str, Any]:
         """JSON-ready: the systems with their overall figures, and one entry per pair in the benchmark's
         comparison layout (``per_doc`` and ``changes`` only when ``per_doc``)."""
@@ -118,6 +163,22 @@ class SystemsComparison:
         return {"systems": systems, "pairs": pairs, "alpha": self.alpha,
                 "correction": "holm" if self.corrected else None, "settings": self.settings.to_dict(),
                 "notes": list(self.notes)}
+
+
+def _difference_row(change: dict[str, Any], a: dict[str, Any], b: dict[str, Any], texts: Sequence[str] | None,
+                    context: int) -> dict[str, Any]:
+    """One row of :meth:`SystemsComparison.error_difference`: a changed annotation (``change``) with system
+    ``a``'s and ``b``'s side (each ``{"status", "response"}``), its decisions and its text in context."""
+    key = change["key"]
+    spans = [s for s in (key, a["response"], b["response"]) if s is not None]
+    start, end = min(s["start"] for s in spans), max(s["end"] for s in spans)
+    text = None if texts is None else texts[change["doc"]]
+    sides = {name: {"decision": None if side["status"] is None else _DECISION_OF_NAME[side["status"]],
+                    "response": side["response"]} for name, side in (("a", a), ("b", b))}
+    return {"doc": change["doc"], "doc_id": change["doc_id"], "type": (key or spans[0])["label"], "key": key,
+            **sides, "start": start, "end": end, "text": None if text is None else text[start:end],
+            "left_context": None if text is None else text[max(0, start - context):start],
+            "right_context": None if text is None else text[end:end + context]}
 
 
 def _cells(pair: dict[str, Any]) -> list[dict[str, Any]]:

@@ -118,3 +118,61 @@ def test_wnut17_three_systems_have_their_published_strict_f():
     for p in c.pairs:
         e = p["overall"]["strict"]["f"]
         assert 0 < e["p_randomization"] <= e["p_randomization_holm"] <= 1
+
+
+def test_error_difference_is_each_systems_decision_rows_matched_by_document_and_key_span(tmp_path):
+    """A right, B wrong: a key annotation A finds correctly and B does not, or a spurious response of B's that A
+    does not make; checked against each system's own decision rows (Evaluation.errors(which=DECISIONS)),
+    matched by document and key span, and against the text around it."""
+    import json
+
+    from spacy_anno_eval.spans.decisions import DECISIONS
+
+    rows = [json.loads(line) for line in RESPONSE.read_text(encoding="utf8").splitlines() if line.strip()]
+    half = tmp_path / "half.jsonl"  # the demo response with its first 8 documents' spans removed
+    half.write_text("".join(json.dumps({**r, "spans": [] if i < 8 else r["spans"]}) + "\n"
+                            for i, r in enumerate(rows)), encoding="utf8")
+    c = compare_systems(KEY, [RESPONSE, half], names=["v0", "half"], n_samples=50)
+    texts = dict(zip(c.evaluations[0].doc_ids, c.evaluations[0].texts, strict=True))
+
+    def decisions(ev):
+        keys, spurious = {}, set()
+        for r in ev.errors(which=DECISIONS):
+            if r["key_start"] is None:
+                spurious.add((r["doc_id"], r["response_start"], r["response_end"], r["response_label"]))
+            else:
+                keys[(r["doc_id"], r["key_start"], r["key_end"], r["key_label"])] = r["decision"]
+        return keys, spurious
+
+    (keys_a, spur_a), (keys_b, spur_b) = (decisions(ev) for ev in c.evaluations)
+    d = c.error_difference("v0", "half", context=10)
+    for group, (right, wrong, spur_right, spur_wrong) in (("a_right", (keys_a, keys_b, spur_a, spur_b)),
+                                                          ("b_right", (keys_b, keys_a, spur_b, spur_a))):
+        expected = {k for k, v in right.items() if v == "correct" and wrong[k] != "correct"}
+        expected |= spur_wrong - spur_right
+        found = set()
+        for row in d[group]:
+            side_right, side_wrong = (row["a"], row["b"]) if group == "a_right" else (row["b"], row["a"])
+            if row["key"] is None:
+                r = side_wrong["response"]
+                assert side_wrong["decision"] == "spurious" and side_right["decision"] is None
+                found.add((row["doc_id"], r["start"], r["end"], r["label"]))
+            else:
+                k = row["key"]
+                assert side_right["decision"] == "correct" and side_wrong["decision"] != "correct"
+                found.add((row["doc_id"], k["start"], k["end"], k["label"]))
+            text = texts[row["doc_id"]]
+            assert row["text"] == text[row["start"]:row["end"]]
+            assert row["left_context"] == text[max(0, row["start"] - 10):row["start"]]
+            assert row["right_context"] == text[row["end"]:row["end"] + 10]
+        assert found == expected and expected, group
+        assert d["counts"][group] == len(d[group])
+    assert sum(t["a_right"] for t in d["counts"]["per_type"].values()) == d["counts"]["a_right"]
+    # the other order swaps the groups and the sides
+    back = c.error_difference("half", "v0", context=10)
+    assert back["a_right"] == [{**r, "a": r["b"], "b": r["a"]} for r in d["b_right"]]
+    assert back["counts"]["b_right"] == d["counts"]["a_right"]
+    with pytest.raises(ConfigError, match="no system 'x'"):
+        c.error_difference("v0", "x")
+    with pytest.raises(ConfigError, match="context"):
+        c.error_difference("v0", "half", context=-1)
