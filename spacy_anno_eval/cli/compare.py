@@ -59,6 +59,9 @@ def compare(
     sep: Sep = None,
     label_feature: LabelFeature = None,
     reader_option: ReaderOption = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="Folder for an index of every pair "
+                                                                 "(index.html) and one page per pair with its "
+                                                                 "per-type figures and error difference.")] = None,
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include each pair's per-document "
                                                                          "changes in the JSON.")] = False,
@@ -67,14 +70,16 @@ def compare(
     """Compare two or more systems scored against one KEY: for every pair and every figure (strict, lenient,
     average P/R/F, overall and per type), the delta, its paired-bootstrap interval and the paired-bootstrap and
     approximate-randomization p-values over documents, Holm-corrected across pairs with three or more systems.
-    Exit 0 whatever the result: benchmark is the CI gate."""
+    --html FOLDER: an index of every pair and a page per pair with the decisions one system gets right and the
+    other wrong. Exit 0 whatever the result: benchmark is the CI gate."""
     from ..errors import ConfigError
     from ..files import check_outputs
 
     if len(responses) < 2:
         raise ConfigError("compare needs two or more RESPONSE files after KEY; to score one system, use score")
     inputs = [key, *responses, *reader_option_files(reader_option)]
-    quiet = check_outputs(inputs, [json_out]) or quiet  # before any work; JSON on stdout: no table
+    quiet = check_outputs(inputs, [json_out, html_out and html_out / "index.html"],
+                          folders=[html_out]) or quiet  # before any work; JSON on stdout: no table
     for r in responses:
         warn_same_input(key, r, key_set, response_set, names=("key", "response"))
     from ..cluster import dask_client
@@ -94,6 +99,11 @@ def compare(
         from ..report.json import write_json
 
         write_json(out, json_out)
+    if html_out is not None:
+        from ..report.compare_html import write_compare_reports
+
+        differences = [result.error_difference(p["old"], p["new"]) for p in result.pairs]
+        write_compare_reports(result.to_dict(per_doc=False), differences, result.significant, html_out)
     if not quiet:
         from ..report.compare_terminal import compare_lines
 
@@ -101,3 +111,5 @@ def compare(
             typer.echo(line)
         if json_out is not None:
             typer.echo(f"comparison written to {json_out}", err=True)
+        if html_out is not None:
+            typer.echo(f"pages written to {html_out / 'index.html'} ({len(result.pairs)} pair page(s))", err=True)
