@@ -23,9 +23,9 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
-def type_f_chart(report: dict[str, Any], measure: str = "strict") -> str:
+def type_f_chart(report: dict[str, Any], measure: str = "strict", chart_id: str | None = "type-chart") -> str:
     """One horizontal bar per type: its ``measure`` F (micro over its annotations), the value written beside
-    it; the full type name is the bar's tooltip."""
+    it; the full type name is the bar's tooltip. ``chart_id``: the figure's id (``None``: none)."""
     per_type = report.get("per_type") or {}
     if not per_type:
         return ""
@@ -39,7 +39,8 @@ def type_f_chart(report: dict[str, Any], measure: str = "strict") -> str:
                     f'<rect x="{LABEL_WIDTH}" y="{y + 3}" width="{width}" height="{ROW - 6}" fill="#3a7bd5"></rect>'
                     f'<text x="{LABEL_WIDTH + width + 4}" y="{y + 14}">{pct(f)}</text></g>')
     height = len(rows) * ROW
-    return (f'<figure class="chart" id="type-chart"><figcaption>F {esc(measure)} per type (%)</figcaption>'
+    ident = f' id="{esc(chart_id)}"' if chart_id else ""
+    return (f'<figure class="chart"{ident}><figcaption>F {esc(measure)} per type (%)</figcaption>'
             f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{LABEL_WIDTH + BAR_WIDTH + 60}" '
             f'height="{height}" style="font:12px sans-serif">{"".join(rows)}</svg></figure>')
 
@@ -73,20 +74,28 @@ DECISION_TITLES = (("correct", "Correct"), ("label_error", "Label error"), ("bou
                    ("spurious", "Spurious"))
 
 
-def analysis_panel(report: dict[str, Any]) -> str:
-    """The Errors tab: the decision counts per type, the heat maps and the micro intervals, those present."""
-    decisions = report["decisions"]
+def decision_table(decisions: dict[str, Any], table_id: str | None = "decision-table") -> str:
+    """The decision counts (:meth:`~spacy_anno_eval.spans.counts.Evaluation.decision_counts`): a row per type,
+    then the "all" row; ``table_id``: the table's id (``None``: none, as in a notebook, where ids collide)."""
     head = '<th scope="col">Type</th>' + "".join(f'<th scope="col">{esc(t)}</th>' for _, t in DECISION_TITLES)
     rows = "".join(f'<tr><th scope="row">{esc(label)}</th>'
                    + "".join(f'<td class="num">{esc(c[k])}</td>' for k, _ in DECISION_TITLES) + "</tr>"
                    for label, c in sorted(decisions["per_type"].items()))
     foot = ('<tr class="summary"><th scope="row">all</th>'
             + "".join(f'<td class="num">{esc(decisions["micro"][k])}</td>' for k, _ in DECISION_TITLES) + "</tr>")
-    parts = ['<p class="muted">Each decision of the alignment: a label error is the same span with another type, '
-             "a boundary error an overlap with the same type (partial), a boundary and label error an overlap "
-             "with another type.</p>",
-             f'<table class="stats sortable" id="decision-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
-             f"<tfoot>{foot}</tfoot></table>"]
+    ident = f' id="{esc(table_id)}"' if table_id else ""
+    return (f'<table class="stats sortable decisions"{ident}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
+            f"<tfoot>{foot}</tfoot></table>")
+
+
+DECISIONS_NOTE = ("Each decision of the alignment: a label error is the same span with another type, a boundary "
+                  "error an overlap with the same type (partial), a boundary and label error an overlap with "
+                  "another type.")
+
+
+def analysis_panel(report: dict[str, Any]) -> str:
+    """The Errors tab: the decision counts per type, the heat maps and the micro intervals, those present."""
+    parts = [f'<p class="muted">{DECISIONS_NOTE}</p>', decision_table(report["decisions"])]
     confusion = report.get("confusion") or {}
     for mode, caption in (("coextensive", "Label confusion (same span)"), ("any", "Label confusion (any overlap)")):
         if mode in confusion:
@@ -105,4 +114,5 @@ def analysis_panel(report: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-__all__ = ["analysis_panel", "heatmap", "type_f_chart"]
+__all__ = ["DECISIONS_NOTE", "DECISION_TITLES", "analysis_panel", "decision_table", "heatmap",
+           "type_f_chart"]
