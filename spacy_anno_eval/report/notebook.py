@@ -4,13 +4,18 @@ A fragment, not a page: no script (notebooks drop or sandbox them), a style
 block scoped to ``.anno-eval``, every user text escaped. Figures come from the
 result object's report (:meth:`Evaluation.report`), as in every other door.
 
-- :func:`evaluation_html`: the summary cards, the per-type table and the first
-  documents of the Annotation Diff of an
-  :class:`~spacy_anno_eval.spans.counts.Evaluation`;
+- :func:`evaluation_html`: the summary cards, the per-type table, the error
+  analysis folded in a ``<details>`` (decision counts, per-type F chart and,
+  with the pairs, the label confusion heat map) and the first documents of the
+  Annotation Diff of an :class:`~spacy_anno_eval.spans.counts.Evaluation`;
 - :func:`agreement_html`: a coefficient
   (:class:`~spacy_anno_eval.agreement.coefficients.Agreement`) with its parts;
 - :func:`agreement_summary_html`: every coefficient of an agreement summary;
-- :func:`benchmark_html`: the verdict and per-type table of a benchmark result.
+- :func:`benchmark_html`: the verdict and a per-type table for each measure of a
+  benchmark result.
+
+Every fragment fits a notebook cell about 1000 px wide
+(``tests/report/test_notebook_browser.py`` loads each in Chromium).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..figures import MEASURES
+from .charts import DECISION_TITLES, DECISIONS_NOTE, decision_table, heatmap, type_f_chart
 from .html import (
     COUNT_COLUMNS,
     STATUS_COLOURS,
@@ -40,7 +46,25 @@ _STYLE = (
     ".anno-eval .cards{display:flex;flex-wrap:wrap;gap:8px;margin:.4em 0}"
     ".anno-eval .card{border:1px solid #ccc;border-radius:4px;padding:4px 8px}"
     ".anno-eval .card b{display:block;font-size:16px}"
-    ".anno-eval .sbs{display:flex;gap:12px}.anno-eval .pane{flex:1}"
+    ".anno-eval .sbs{display:flex;gap:12px}.anno-eval .pane{flex:1;min-width:0}"
+    # the Annotation Diff's entities (displaCy's markup with the report's template): the label set apart
+    ".anno-eval mark.entity{padding:.15em .35em;margin:0 .15em;border-radius:.35em;line-height:1;color:inherit}"
+    ".anno-eval .ent-label{font-size:.72em;font-weight:700;margin-left:.6em;padding:0 .3em;border-radius:3px;"
+    "background:rgba(255,255,255,.65);vertical-align:middle;text-transform:none}"
+    # the error analysis, folded
+    ".anno-eval details{margin:.4em 0}.anno-eval summary{cursor:pointer;font-weight:600}"
+    ".anno-eval .muted{color:#666}.anno-eval figure{margin:.4em 0}"
+    # figures cells: a value, its arrow and its p-value never break; a note goes on its own line below
+    ".anno-eval td.num{white-space:nowrap}"
+    ".anno-eval td small{display:block;color:#666;font-size:11px}"
+    ".anno-eval .up{color:#1a7f37}.anno-eval .down{color:#cf222e}.anno-eval .same{color:#666}"
+    ".anno-eval td.reg{background:#ffebe9;box-shadow:inset 0 0 0 2px #cf222e;font-weight:600}"
+    ".anno-eval td.reg small.flag{color:#cf222e;font-weight:700}"
+    ".anno-eval th.grp{text-align:center}"
+    ".anno-eval .verdict{padding:6px 10px;border-radius:6px;margin:.4em 0}"
+    ".anno-eval .verdict.bad{background:#ffebe9;border:1px solid #cf222e;color:#82071e}"
+    ".anno-eval .verdict.good{background:#dafbe1;border:1px solid #1a7f37;color:#116329}"
+    ".anno-eval .verdict ul{margin:4px 0 0;padding-left:20px}"
     + "".join(f".anno-eval .st-{s}{{background:{c}}}" for s, c in STATUS_COLOURS.items())
     + "</style>"
 )
@@ -60,13 +84,29 @@ def evaluation_html(evaluation: Any, *, measures: Sequence[str] = MEASURES,
     cards += "".join(f'<div class="card"><b>{esc(counts[key])}</b>{esc(name)}</div>' for name, key in COUNT_COLUMNS)
     parts = [f"<p>{esc(report['n_docs'])} documents · key {esc(report['settings'].get('key_set'))} vs response "
              f"{esc(report['settings'].get('response_set'))} (percentages)</p>", f'<div class="cards">{cards}</div>',
-             corpus_table(report, measures)]
+             corpus_table(report, measures), _analysis_details(evaluation, report, measures)]
     if evaluation.has_pairs and max_docs > 0:
         documents, n_with_pairs = diff_documents(evaluation, report["per_doc"], max_docs)
         parts.append(f"<p>Annotation Diff: the first {len(documents)} of {n_with_pairs} documents with "
                      "annotations</p>")
         parts.extend(diff_section(doc, measures) for doc in documents)
     return _fragment("".join(parts))
+
+
+def _analysis_details(evaluation: Any, report: dict[str, Any], measures: Sequence[str]) -> str:
+    """Why the system fails, folded: the decision counts per type, the F chart of the first measure and, when
+    the evaluation keeps its pairs, the label confusion heat map of coextensive pairs (each asked of the
+    evaluation, not counted here)."""
+    decisions = evaluation.decision_counts()
+    counts = " · ".join(f"{esc(title.lower())} {esc(decisions['micro'][k])}" for k, title in DECISION_TITLES)
+    parts = [f'<p class="muted">{esc(DECISIONS_NOTE)}</p>', decision_table(decisions, table_id=None),
+             type_f_chart(report, measures[0] if measures else "strict", chart_id=None)]
+    if evaluation.has_pairs:
+        parts.append(heatmap(evaluation.confusion("coextensive").to_dict(),
+                             "Label confusion (same span; rows key, columns response)"))
+    else:
+        parts.append('<p class="muted">No label confusion: this evaluation keeps no pairs.</p>')
+    return (f"<details><summary>Why it fails: {counts}</summary>{''.join(parts)}</details>")
 
 
 def _number(value: Any) -> str:
@@ -107,11 +147,15 @@ def agreement_summary_html(summary: dict[str, Any]) -> str:
 
 
 def benchmark_html(report: dict[str, Any]) -> str:
-    """A benchmark result: the page's verdict and per-type table, without its scripts."""
+    """A benchmark result: the page's verdict, then the page's per-type table one measure at a time (all the
+    measures side by side would be about twice a notebook cell's width), without its scripts."""
     from .benchmark_html import type_table, verdict_html
     from .benchmark_rows import run_measures
 
-    return _fragment(verdict_html(report) + type_table(report, run_measures(report)))
+    # the page's table has an id for its script; here the tables are several, and scriptless
+    tables = [type_table(report, [m]).replace(' id="type-table"', "", 1) for m in run_measures(report)]
+    return _fragment(verdict_html(report) + "<p>Percentages; Δ in points (p: bootstrap p-value).</p>"
+                     + "".join(tables))
 
 
 __all__ = ["agreement_html", "agreement_summary_html", "benchmark_html", "evaluation_html"]

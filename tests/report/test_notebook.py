@@ -60,6 +60,17 @@ def test_an_evaluation_renders_cards_types_and_the_first_diff_documents(demo, tm
         assert len(re.findall(r"<tr", body)) > len(report["per_type"])
 
 
+def test_an_evaluation_folds_its_error_analysis(demo):
+    """Issue 28 in the notebook: the decision counts, the F chart and the label confusion heat map, folded."""
+    html = demo._repr_html_()
+    micro = demo.decision_counts()["micro"]
+    assert html.count("<details>") == 1 and f"label error {micro['label_error']}" in html
+    folded = html.split("<details>")[1].split("</details>")[0]
+    assert 'class="stats heat"' in folded and 'class="chart"' in folded and 'id="' not in folded  # ids collide
+    bare = demo.without_pairs()._repr_html_()
+    assert "keeps no pairs" in bare and "heat" not in bare and 'class="stats sortable decisions"' in bare
+
+
 def test_user_text_is_escaped_in_the_fragment(tmp_path):
     nlp = spacy.blank("en")
     k, r = nlp("Hi <script>alert(1)</script> Bob"), nlp("Hi <script>alert(1)</script> Bob")
@@ -83,6 +94,8 @@ def test_a_benchmark_result_renders_its_verdict(tmp_path):
     result = run_benchmark("default", bench, nlp=ruler(drop=("PER",), version="2.0.0"), settings=FAST)
     html = result._repr_html_()
     assert result.exit_code == 1 and "regress" in html.lower() and ">PER<" in html
+    # one table per measure, so that the fragment fits a notebook cell (test_notebook_browser.py measures it)
+    assert html.count("<table") == 3 and 'id="type-table"' not in html
     if HAVE_CHROMIUM:
         dom = shown_in_browser(html, tmp_path)
         assert "PER" in dom.split('class="anno-eval"', 1)[1]
