@@ -4,7 +4,10 @@ Two tables, Corpus statistics (one row per type) and Document statistics (one
 row per document), each with Match, Only key, Only response, Overlap, then
 P/R/F for every chosen measure (percentages), and summary rows (micro and
 macro). A MUC / SemEval-2013 table and, when given, the classification
-agreement follow. Every figure is formatted from the report dict, never
+agreement follow. When the report carries the error-analysis sections
+(:func:`spacy_anno_eval.workflows.analysis.analysis_sections`), a line with the
+count of each decision and the label confusion matrix of coextensive pairs
+follow too. Every figure is formatted from the report dict, never
 recomputed. Cell text is escaped: ``|`` and line breaks cannot break a table,
 and ``<``, ``>``, ``&`` are written as entities so that no document id or
 label turns into HTML where Markdown is rendered.
@@ -15,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .charts import DECISION_TITLES
 from .rows import COUNT_COLUMNS, MEASURES, SUMMARY_LABELS, check_measures, figure, macro_docs_note, pct
 
 _MD_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "\\": "\\\\", "`": "\\`",
@@ -102,6 +106,33 @@ def classification_lines(classification: dict[str, Any]) -> list[str]:
     return lines
 
 
+def decision_line(decisions: dict[str, Any]) -> str:
+    """The count of each decision over all types, on one line."""
+    micro = decisions["micro"]
+    return "Decisions (all types): " + " · ".join(f"{title} {micro[k]}" for k, title in DECISION_TITLES if k in micro)
+
+
+def confusion_lines(confusion: dict[str, Any]) -> list[str]:
+    """A label confusion matrix as a table: a row per key label, a column per response label, ``none`` last."""
+    names = [md_escape(n) for n in confusion["labels"]]
+    rows = [[f"**{name}**", *(str(v) for v in row)] for name, row in zip(names, confusion["matrix"], strict=True)]
+    return markdown_table(["key \\\\ response", *names], rows)
+
+
+def analysis_lines(report: dict[str, Any]) -> list[str]:
+    """The error-analysis sections the report carries: the decision counts, the coextensive label confusion."""
+    lines = ["", "## Error analysis", ""]
+    if "decisions" in report:
+        lines += [decision_line(report["decisions"]), ""]
+    coextensive = (report.get("confusion") or {}).get("coextensive")
+    if coextensive:
+        lines += ["Label confusion, same span (rows: key, columns: response; `none`: no partner):", ""]
+        lines += confusion_lines(coextensive)
+    else:
+        lines.pop()
+    return lines
+
+
 def render_markdown(report: dict[str, Any], *, measures: Sequence[str] = MEASURES,
                     classification: dict[str, Any] | None = None, title: str | None = None,
                     max_doc_rows: int | None = None) -> str:
@@ -130,6 +161,8 @@ def render_markdown(report: dict[str, Any], *, measures: Sequence[str] = MEASURE
         lines += ["", "## MUC and SemEval-2013", ""]
         lines += markdown_table(["Scheme", "COR", "PAR", "INC", "MIS", "SPU", "POS", "ACT", "P", "R", "F"],
                         muc_semeval_rows(report))
+    if "decisions" in report or (report.get("confusion") or {}).get("coextensive"):
+        lines += analysis_lines(report)
     if classification:
         lines += ["", "## Classification", ""]
         lines += classification_lines(classification)
