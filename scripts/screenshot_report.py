@@ -121,7 +121,7 @@ def build_pages(out_dir: Path) -> dict[str, Path]:
     pages = {"qa": out_dir / "qa.html"}
     _cli("qa", key, response, "--html", pages["qa"], "--quiet")
     pages["qa-errors"] = out_dir / "qa-errors.html"
-    _cli("qa", key, response, "--html", pages["qa-errors"], "--confusion", "--ci", 200, "--quiet")
+    _cli("qa", key, response, "--html", pages["qa-errors"], "--confusion", "--ci", 200, "--buckets", "--quiet")
     corpus = iaa_corpus(out_dir / "iaa.spacy")
     for measure in ("fmeasure", "kappa"):
         folder = out_dir / f"iaa-{measure}"

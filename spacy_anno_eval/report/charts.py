@@ -100,6 +100,9 @@ def analysis_panel(report: dict[str, Any]) -> str:
     for mode, caption in (("coextensive", "Label confusion (same span)"), ("any", "Label confusion (any overlap)")):
         if mode in confusion:
             parts.append(heatmap(confusion[mode], caption))
+    from .bucket_charts import bucket_charts
+
+    parts.append(bucket_charts(report))
     intervals = report.get("intervals")
     if intervals:
         cells = "".join(f'<tr><th scope="row">{esc(m)}</th>'

@@ -164,16 +164,18 @@ def test_qa_page(pages, tmp_path):
 
 def test_qa_page_errors_tab_and_type_chart(pages, tmp_path):
     """The per-type F chart beside the corpus table; the Errors tab: decision counts, both heat maps with every
-    cell shown, the interval table (issue 28, items 2, 3 and 6)."""
+    cell shown, the bucket charts, the interval table (issue 28, items 2, 3, 5 and 6)."""
     bars, decisions = "#type-chart g.bar", "#decision-table tbody tr"
     cells, intervals = "#tab-errors table.heat td", "#interval-table tbody tr"
-    for result in check_page(pages["qa-errors"], tmp_path, [bars, decisions, cells, intervals, "#tab-errors"],
+    buckets = "#tab-errors .bucket-chart g.bucket"
+    for result in check_page(pages["qa-errors"], tmp_path, [bars, decisions, cells, intervals, buckets],
                              click="errors", fragment="errors").values():
         assert all_visible(result["before"], bars) == 4  # one bar per type, on the first tab
         assert result["before"][cells][1] == 0  # the heat maps are another tab
         assert all_visible(result["after"], decisions) == 4
         assert all_visible(result["after"], cells) == 2 * 5 * 5  # two maps: 4 labels and none, squared
         assert all_visible(result["after"], intervals) == 3  # strict, lenient, average
+        assert all_visible(result["after"], buckets) == 4 * 4  # span length, label, doc length, density: 4 each
         assert result["after"][bars][1] == 0
 
 
