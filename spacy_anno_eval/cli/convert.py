@@ -65,7 +65,4 @@ def convert(
     if not quiet:
         from ..report.convert_terminal import written_line
 
-        # the totals are summed here until io.convert's summary carries them (DESIGN.md invariant 4)
-        cats = summary.get("categorised") or {}
-        typer.echo(written_line(summary, sum(summary["annotations"].values()),
-                                sum(cats.values()) if cats else None), err=to_stdout)
+        typer.echo(written_line(summary), err=to_stdout)

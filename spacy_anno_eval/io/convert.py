@@ -374,7 +374,8 @@ def convert(source: str | os.PathLike, out: str | os.PathLike, fmt: str = "auto"
             sets: Sequence[str] | None = None, features: Sequence[str] | None = (ALL_FEATURES,), lang: str = "xx",
             align: str = "expand", **options: Any) -> dict[str, Any]:
     """Read ``source`` (every set, or ``sets``) and write it to ``out`` as a DocBin or a JSONL (``to``; default:
-    by ``out``'s suffix, ``.spacy`` or ``.jsonl``). Returns a summary: documents, sets, annotations written."""
+    by ``out``'s suffix, ``.spacy`` or ``.jsonl``). Returns a summary (:func:`convert_summary`): documents, sets,
+    annotations written, and their totals."""
     to = to or target_of(out)
     if to not in TARGETS:
         raise ConfigError(f"--to must be one of {', '.join(TARGETS)}, got {to!r}")
@@ -386,9 +387,21 @@ def convert(source: str | os.PathLike, out: str | os.PathLike, fmt: str = "auto"
         write_docbin(docs, out)
     else:
         write_jsonl(corpus_to_records(corpus, chosen), out)
-    return {"source": str(source), "format": name, "out": str(out), "to": to, "n_docs": len(corpus),
-            "sets": list(chosen), "annotations": {s: len(corpus.get_set(s)) for s in chosen},
-            "categorised": {s: categorised(corpus, s) for s in chosen if corpus.doc_cats(s) is not None}}
+    return convert_summary(corpus, chosen, source=source, fmt=name, out=out, to=to)
+
+
+def convert_summary(corpus: Corpus, sets: Sequence[str], *, source: str | os.PathLike, fmt: str,
+                    out: str | os.PathLike, to: str) -> dict[str, Any]:
+    """What :func:`convert` wrote of ``corpus`` (read from ``source`` in format ``fmt``): the sets ``sets`` to
+    ``out`` as ``to``. Per set, its annotations (``annotations``) and, for a set that carries document
+    categories, the documents it gives a chosen category (``categorised``, :func:`categorised`); and their totals,
+    the figures ``anno-eval convert`` prints: ``n_sets``, ``n_annotations`` and ``n_categorised`` (``None`` when
+    no set carries categories)."""
+    annotations = {s: len(corpus.get_set(s)) for s in sets}
+    cats = {s: categorised(corpus, s) for s in sets if corpus.doc_cats(s) is not None}
+    return {"source": str(source), "format": fmt, "out": str(out), "to": to, "n_docs": len(corpus),
+            "sets": list(sets), "annotations": annotations, "categorised": cats, "n_sets": len(sets),
+            "n_annotations": sum(annotations.values()), "n_categorised": sum(cats.values()) if cats else None}
 
 
 def categorised(corpus: Corpus, name: str) -> int:
@@ -416,5 +429,5 @@ def target_of(out: str | os.PathLike) -> str:
 
 
 __all__ = ["ALIGNMENTS", "DOC_ID_KEY", "FEATURES_KEY", "TARGETS", "ConversionWarning", "aliases", "convert",
-           "corpus_to_docs", "corpus_to_records", "describe_sets", "listed_sets", "read_sets", "target_of",
-           "write_docbin", "write_jsonl"]
+           "convert_summary", "corpus_to_docs", "corpus_to_records", "describe_sets", "listed_sets", "read_sets",
+           "target_of", "write_docbin", "write_jsonl"]

@@ -108,10 +108,11 @@ def test_the_all_sets_note_is_one_wording_for_agreement_and_gamma():
 
 
 def test_convert_line_names_categories_only_when_a_set_carries_them():
-    summary = {"n_docs": 3, "sets": ["spans:a", "spans:b"], "out": "x.spacy", "to": "docbin"}
-    assert convert_line(summary, 7) == "3 documents, 2 set(s), 7 annotations written to x.spacy (docbin)"
-    assert convert_line(summary, 7, 0) == ("3 documents, 2 set(s), 7 annotations, categories of 0 (set, document) "
-                                           "pair(s) written to x.spacy (docbin)")
+    summary = {"n_docs": 3, "sets": ["spans:a", "spans:b"], "n_sets": 2, "n_annotations": 7, "n_categorised": None,
+               "out": "x.spacy", "to": "docbin"}
+    assert convert_line(summary) == "3 documents, 2 set(s), 7 annotations written to x.spacy (docbin)"
+    assert convert_line({**summary, "n_categorised": 0}) == ("3 documents, 2 set(s), 7 annotations, categories of 0 "
+                                                             "(set, document) pair(s) written to x.spacy (docbin)")
 
 
 def test_written_lines_keep_the_order_and_add_the_suffix():
