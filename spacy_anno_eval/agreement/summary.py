@@ -522,6 +522,31 @@ def _chance_family(rows: list[list[Any]], level: str, confidence: float, notes: 
     return out
 
 
+def table_summary(table: Any, level: Any = _UNSET, *, bootstrap: Any = _UNSET, seed: Any = _UNSET,
+                  confidence: Any = _UNSET, client: Any = None) -> AgreementSummary:
+    """The finished summary ``anno-eval agreement`` writes and prints for ``table``: :func:`agreement_summary`
+    of its annotators and values, with what the table says about its units.
+
+    ``table``: a :class:`RatingsTable` (:func:`read_table`; ``units`` is added when the table has unit ids, and
+    its ``note`` leads the ``warnings``) or a :class:`~spacy_anno_eval.agreement.units.UnitsTable` of a corpus
+    (``units`` is its :meth:`~spacy_anno_eval.agreement.units.UnitsTable.to_dict`, and its notes lead the
+    ``warnings``, which then hold each note once). The other arguments are :func:`agreement_summary`'s."""
+    if isinstance(table, RatingsTable):
+        names, data = table
+        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, confidence=confidence,
+                                    client=client)
+        if table.units() is not None:
+            summary["units"] = table.units()
+        if table.note is not None:
+            summary["warnings"] = list(dict.fromkeys([table.note, *summary["warnings"]]))
+        return summary
+    summary = agreement_summary(table.values, level, table.annotators, bootstrap=bootstrap, seed=seed,
+                                confidence=confidence, client=client)
+    summary["units"] = table.to_dict()
+    summary["warnings"] = list(dict.fromkeys([*table.notes, *summary["warnings"]]))
+    return summary
+
+
 class AgreementSummary(dict):
     """The JSON-ready dict of :func:`agreement_summary`, which also renders itself in a notebook; ``settings``:
     the :class:`~spacy_anno_eval.agreement.settings.AgreementSettings` it was computed with."""
@@ -540,4 +565,4 @@ class AgreementSummary(dict):
 
 
 __all__ = ["AgreementSummary", "Printed", "RatingsTable", "agreement_summary", "cohen_kappa", "davies_fleiss_kappa",
-           "fleiss_kappa", "krippendorff_alpha", "read_table", "scott_pi"]
+           "fleiss_kappa", "krippendorff_alpha", "read_table", "scott_pi", "table_summary"]

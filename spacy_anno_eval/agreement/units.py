@@ -55,7 +55,8 @@ the compared sets carry document categories and no span annotation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -353,5 +354,64 @@ def document_spans(corpus: Corpus, sets: str | Iterable[str] | None = None, *, m
     return out, types, info
 
 
+def _names(value: str | Sequence[str] | None) -> list[str] | None:
+    """``"A,B"`` or ``"A;B"`` (or a list) -> ``["A", "B"]``; empty or None -> None."""
+    if not value:
+        return None
+    if isinstance(value, str):
+        from ..annotations.table import split_names
+
+        return split_names(value) or None
+    return list(value) or None
+
+
+def read_annotators(path: str | os.PathLike, fmt: str | None = "auto", selectors: Sequence[str] | None = None,
+                    options: Mapping[str, Any] | None = None) -> Corpus:
+    """The corpus at ``path`` holding the sets ``selectors``, else every annotator set it holds (a reader that
+    reads only the sets asked for, such as the DocBin's, is asked again for its annotators); ``options``: the
+    reader's."""
+    from ..io import read_corpus
+
+    options = dict(options or {})
+    corpus = read_corpus(path, fmt or "auto", selectors=selectors or ["ents"], **options)
+    if not selectors and any(name not in corpus.sets for name in corpus.annotators()):
+        corpus = read_corpus(path, fmt or "auto", selectors=corpus.annotators(), **options)
+    return corpus
+
+
+def corpus_units(path: str | os.PathLike, fmt: str | None = "auto", *, sets: str | None = None,
+                 types: str | Sequence[str] | None = None, missing_as_empty: bool = False, units: str = "auto",
+                 options: Mapping[str, Any] | None = None) -> UnitsTable:
+    """The :class:`UnitsTable` of the corpus at ``path`` (``options``: the reader's) that ``anno-eval agreement``
+    compares: its span positions (:func:`units_table`, of the span ``types`` when given), or its documents
+    (:func:`document_units`), as :func:`units_kind` decides from ``units`` (``auto``: documents when the compared
+    sets carry document categories and no span). ``sets``: the annotator sets, ``;`` or ``,`` between them
+    (default: every annotator set of the file). When span positions are compared under ``auto`` and some set also
+    carries document categories, the table's notes say that ``--units documents`` compares those.
+    :class:`ConfigError` for a ``TYPE->FEATURE`` type, or types with documents as units."""
+    from ..annotations.table import parse_selector
+
+    type_names = _names(types)
+    if type_names and any("->" in t for t in type_names):
+        raise ConfigError("--types: TYPE->FEATURE compares a feature in iaa; agreement takes labels ('PER,ORG'); "
+                          "choose the label with --label-feature")
+    corpus = read_annotators(path, fmt, _names(sets), options)
+    selectors = _names(sets) or corpus.annotators()
+    for s in selectors:
+        parse_selector(s)
+    if units_kind(corpus, selectors, units) == "documents":
+        if type_names:
+            raise ConfigError("--types selects the span types whose positions are units; documents are compared on "
+                              "every category (leave --types out, or compare span positions with --units spans)")
+        return document_units(corpus, sets, missing_as_empty=missing_as_empty)
+    table = units_table(corpus, sets, types=type_names, missing_as_empty=missing_as_empty)
+    with_cats = [s for s in selectors if corpus.doc_cats(s) is not None]
+    if with_cats and units == "auto":
+        table.notes.append(f"the sets {', '.join(with_cats)} also carry document categories: --units documents "
+                           f"compares those")
+    return table
+
+
 __all__ = ["DOCUMENT_LABEL_UNIT", "DOCUMENT_UNIT", "NO", "NONE", "SPAN_UNIT", "UNITS", "YES", "UnitsTable",
-           "document_layout", "document_spans", "document_units", "units_kind", "units_table"]
+           "corpus_units", "document_layout", "document_spans", "document_units", "read_annotators", "units_kind",
+           "units_table"]

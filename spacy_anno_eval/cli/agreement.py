@@ -26,7 +26,6 @@ from .app import (
     app,
     reader_option_files,
     reader_settings,
-    split,
 )
 
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
@@ -80,25 +79,25 @@ def agreement(
     asked_quiet = quiet
     # before any work; JSON on stdout: no table
     quiet = check_outputs([table, *reader_option_files(reader_option)], [json_out]) or quiet
-    from ..agreement.summary import agreement_summary
+    from ..agreement.summary import table_summary
     from ..cluster import dask_client
     from ..report.agreement_terminal import all_sets_note, summary_lines
     from ..report.json import write_json
 
     if dask is not None and not bootstrap:
         raise ConfigError("--dask spreads the --bootstrap samples; give --bootstrap N")
-    corpus_table = None
-    ratings = None
-    if is_corpus(table, fmt):
+    from_corpus = is_corpus(table, fmt)
+    if from_corpus:
         if id_column is not None:
             raise ConfigError(f"{table}: --id-column applies to a CSV table; on an annotation corpus the units are "
                               f"span positions")
         if level != "nominal":
             raise ConfigError(f"--level {level}: the values of span positions and of documents are labels and "
                               f"'(none)', nominal categories; use --level nominal")
-        options = reader_settings(encoding, sep, label_feature, reader_option)
-        corpus_table = corpus_units(table, fmt, sets, types, missing_as_empty, options, units)
-        names, data = corpus_table.annotators, corpus_table.values
+        from ..agreement.units import corpus_units
+
+        rated = corpus_units(table, fmt, sets=sets, types=types, missing_as_empty=missing_as_empty, units=units,
+                             options=reader_settings(encoding, sep, label_feature, reader_option))
     else:
         given = [o for o, v in (("--sets", sets), ("--types", types), ("--label-feature", label_feature),
                                 ("--missing-as-empty", missing_as_empty), ("--units", units != "auto"),
@@ -106,27 +105,16 @@ def agreement(
         if given:
             raise ConfigError(f"{table}: {given[0]} applies to an annotation corpus; this is read as a CSV table of "
                               f"values (give --format to read it as a corpus)")
-        ratings = table_ratings(table, encoding, sep, id_column)
-        names, data = ratings
+        rated = table_ratings(table, encoding, sep, id_column)
     with dask_client(dask) as client:
-        summary = agreement_summary(data, level, names, bootstrap=bootstrap, seed=seed, confidence=confidence,
-                                    client=client)
-    if corpus_table is not None:
-        summary["units"] = corpus_table.to_dict()
-        summary["warnings"] = list(dict.fromkeys([*corpus_table.notes, *summary["warnings"]]))
-    elif ratings is not None:
-        if ratings.units() is not None:
-            summary["units"] = ratings.units()
-        if ratings.note is not None:
-            summary["warnings"] = list(dict.fromkeys([ratings.note, *summary["warnings"]]))
+        summary = table_summary(rated, level, bootstrap=bootstrap, seed=seed, confidence=confidence, client=client)
     if json_out is not None:
         write_json(summary, json_out)
     if not quiet:
         for line in summary_lines(summary, level):
             typer.echo(line)
-    if corpus_table is not None and sets is None and not asked_quiet:  # once done (one line on a failure), never
-        # under -q
-        typer.echo(all_sets_note(names), err=True)
+    if from_corpus and sets is None and not asked_quiet:  # once done (one line on a failure), never under -q
+        typer.echo(all_sets_note(rated.annotators), err=True)
 
 
 def table_ratings(path: Path, encoding: str | None, sep: str | None, id_column: str | None) -> Any:
@@ -169,40 +157,7 @@ def is_corpus(path: Path, fmt: str | None) -> bool:
 
 
 def read_annotators(path: Path, fmt: str, selectors: list[str] | None, options: dict[str, Any]) -> Any:
-    """The corpus at ``path`` holding the sets ``selectors``, else every annotator set it holds (a reader that
-    reads only the sets asked for, such as the DocBin's, is asked again for its annotators)."""
-    from ..io import read_corpus
+    """:func:`spacy_anno_eval.agreement.units.read_annotators` (``iaa`` reads its corpus with it too)."""
+    from ..agreement.units import read_annotators as read
 
-    corpus = read_corpus(path, fmt or "auto", selectors=selectors or ["ents"], **options)
-    if not selectors and any(name not in corpus.sets for name in corpus.annotators()):
-        corpus = read_corpus(path, fmt or "auto", selectors=corpus.annotators(), **options)
-    return corpus
-
-
-def corpus_units(path: Path, fmt: str, sets: str | None, types: str | None, missing_as_empty: bool,
-                 options: dict[str, Any], units: str = "auto") -> Any:
-    """The :class:`~spacy_anno_eval.agreement.units.UnitsTable` of the corpus at ``path`` (``options``: the
-    reader's): its span positions, or its documents (``units``, :func:`~spacy_anno_eval.agreement.units.units_kind`:
-    ``auto`` reads documents when the compared sets carry document categories and no span)."""
-    from ..agreement.units import document_units, units_kind, units_table
-    from ..annotations.table import parse_selector
-
-    type_names = split(types)
-    if type_names and any("->" in t for t in type_names):
-        raise ConfigError("--types: TYPE->FEATURE compares a feature in iaa; agreement takes labels ('PER,ORG'); "
-                          "choose the label with --label-feature")
-    corpus = read_annotators(path, fmt, split(sets), options)
-    selectors = split(sets) or corpus.annotators()
-    for s in selectors:
-        parse_selector(s)
-    if units_kind(corpus, selectors, units) == "documents":
-        if type_names:
-            raise ConfigError("--types selects the span types whose positions are units; documents are compared on "
-                              "every category (leave --types out, or compare span positions with --units spans)")
-        return document_units(corpus, sets, missing_as_empty=missing_as_empty)
-    table = units_table(corpus, sets, types=type_names, missing_as_empty=missing_as_empty)
-    with_cats = [s for s in selectors if corpus.doc_cats(s) is not None]
-    if with_cats and units == "auto":
-        table.notes.append(f"the sets {', '.join(with_cats)} also carry document categories: --units documents "
-                           f"compares those")
-    return table
+    return read(path, fmt, selectors, options)

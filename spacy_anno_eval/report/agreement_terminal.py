@@ -2,11 +2,12 @@
 that says which annotator sets a corpus gave.
 
 :func:`summary_lines` returns the lines (no newline) the command prints, one ``typer.echo`` each, from the
-JSON-ready summary of :func:`~spacy_anno_eval.agreement.summary.agreement_summary` (with the ``units`` and the
-notes the command adds for a corpus or a table of unit ids): observed agreement as a percentage, the
-chance-corrected coefficients with four decimals and their bootstrap intervals when computed, Krippendorff's
-alpha with its disorders, the chance-corrected family with irrCAC's analytic standard errors, the documents
-each set covered, then each note once. The figures are read from the summary, never computed here.
+JSON-ready summary of :func:`~spacy_anno_eval.agreement.summary.table_summary` (that of
+:func:`~spacy_anno_eval.agreement.summary.agreement_summary` with the ``units`` and the notes of a corpus or a
+table of unit ids): observed agreement as a percentage, the chance-corrected coefficients with four decimals and
+their bootstrap intervals when computed, Krippendorff's alpha with its disorders, the chance-corrected family with
+irrCAC's analytic standard errors, the documents each set covered, then each note once. The figures are read
+from the summary, never computed here.
 """
 
 from __future__ import annotations
