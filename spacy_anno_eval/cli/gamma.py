@@ -99,6 +99,7 @@ def gamma(
     from ..gamma.measure import gamma_with
     from ..gamma.readers import LEFT_OUT, read_continuum
     from ..gamma.settings import GammaSettings
+    from ..gamma.unitizing import gamma_report, unitizing_alphas
     from ..report import gamma_terminal
     from ..report.json import write_json
 
@@ -111,27 +112,16 @@ def gamma(
         continuum = read_continuum(source, fmt=fmt, sets=sets, unit=unit, sep=sep, label_feature=label_feature,
                                    missing_as_empty=missing_as_empty)
     documents = continuum.documents
-    unitizing = unitizing_2016 = None
-    if ualpha:  # before the random continua: the extent is checked against the units here
-        from ..gamma.unitizing import unitizing_alpha, unitizing_alpha_2016
-
-        bounds = given_extent if given_extent is not None else (
-            tuple(documents["extent"]) if documents is not None and len(continuum) else None)
-        unitizing = unitizing_alpha(continuum, extent=bounds, source=str(source))
-        # overlapping units of one annotator leave the 2016 form undefined: the 2004 form still applies
-        unitizing_2016 = unitizing_alpha_2016(continuum, extent=bounds, source=str(source), on_overlap="undefined")
+    # before the random continua: the extent is checked against the units here
+    unitizing = unitizing_alphas(continuum, extent=given_extent, source=str(source)) if ualpha else None
     result = gamma_with(continuum, settings, progress=not quiet, scheduler=dask)
     if json_out is not None:
-        out = result.to_dict()
-        if unitizing is not None:
-            out["unitizing_alpha"] = unitizing.to_dict()
-            out["unitizing_alpha_2016"] = unitizing_2016.to_dict()
-        write_json(out, json_out)
+        write_json(gamma_report(result, unitizing), json_out)
     if not quiet:
         _echo(gamma_terminal.gamma_lines(result))
         _echo(gamma_terminal.gamma_warning_lines(result), err=True)
         if unitizing is not None:
-            _echo(gamma_terminal.unitizing_lines(unitizing, unitizing_2016))
+            _echo(gamma_terminal.unitizing_lines(unitizing.alpha_2004, unitizing.alpha_2016))
         if documents is not None:
             _echo(gamma_terminal.documents_lines(documents))
     if documents is not None and sets is None and not asked_quiet:  # once done, never under -q

@@ -21,5 +21,6 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     continuum: Continuum
     dissimilarity: Dissimilarity
     measure: GammaResult gamma
-    unitizing: UnitizingAlpha2016Result UnitizingAlphaResult unitizing_alpha unitizing_alpha_2016 unitizing_distance
+    unitizing: UnitizingAlpha2016Result UnitizingAlphaResult UnitizingAlphas unitizing_alpha unitizing_alpha_2016
+        unitizing_alphas unitizing_distance
 """)

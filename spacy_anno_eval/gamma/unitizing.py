@@ -476,5 +476,53 @@ def unitizing_alpha_2016(continuum: Continuum, *, extent: tuple[float, float] | 
                                     undefined_because=None if value is not None else "expected disagreement 0")
 
 
-__all__ = ["GAP", "UNDEFINED_2016", "UnitizingAlpha2016Result", "UnitizingAlphaResult", "unitizing_alpha",
-           "unitizing_alpha_2016", "unitizing_distance"]
+@dataclass
+class UnitizingAlphas:
+    """Both unitizing alphas of one continuum over one extent, as ``anno-eval gamma --ualpha`` reports them:
+    ``alpha_2004`` (:func:`unitizing_alpha`) and ``alpha_2016`` (:func:`unitizing_alpha_2016`; units of one
+    annotator that overlap leave it undefined, ``undefined_because="overlap"``, while the 2004 form, which takes
+    categories one at a time, still applies)."""
+
+    alpha_2004: UnitizingAlphaResult
+    alpha_2016: UnitizingAlpha2016Result
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``unitizing_alpha`` (the 2004 form) and ``unitizing_alpha_2016``, each its result's
+        ``to_dict()``."""
+        return {"unitizing_alpha": self.alpha_2004.to_dict(), "unitizing_alpha_2016": self.alpha_2016.to_dict()}
+
+
+def unitizing_extent(continuum: Continuum, extent: tuple[float, float] | None = None) -> tuple[float, float] | None:
+    """The stretch the unitizing alphas of ``continuum`` compare: ``extent`` when given; else, for a continuum
+    laid out from documents (:attr:`Continuum.documents`) that holds units, the positions its compared documents
+    span (``documents["extent"]``: a stretch nobody marked counts as gaps); else ``None`` (the smallest start to
+    the largest end)."""
+    if extent is not None:
+        return extent
+    documents = continuum.documents
+    return tuple(documents["extent"]) if documents is not None and len(continuum) else None
+
+
+def unitizing_alphas(continuum: Continuum, *, extent: tuple[float, float] | None = None,
+                     source: str = "") -> UnitizingAlphas:
+    """Krippendorff's 2004 and 2016 uα of ``continuum`` over :func:`unitizing_extent` (``extent`` when given),
+    the 2004 form first; ``source`` names the input in error messages. Raises as :func:`unitizing_alpha` does;
+    overlapping units of one annotator make the 2016 value undefined, not an error (:class:`UnitizingAlphas`)."""
+    bounds = unitizing_extent(continuum, extent)
+    return UnitizingAlphas(unitizing_alpha(continuum, extent=bounds, source=source),
+                           unitizing_alpha_2016(continuum, extent=bounds, source=source, on_overlap="undefined"))
+
+
+def gamma_report(result: Any, unitizing: UnitizingAlphas | None = None) -> dict[str, Any]:
+    """The JSON of ``anno-eval gamma``: the γ result's ``to_dict()``
+    (:class:`~spacy_anno_eval.gamma.measure.GammaResult`), then, when computed, the unitizing alphas' keys
+    (:meth:`UnitizingAlphas.to_dict`)."""
+    out = result.to_dict()
+    if unitizing is not None:
+        out.update(unitizing.to_dict())
+    return out
+
+
+__all__ = ["GAP", "UNDEFINED_2016", "UnitizingAlpha2016Result", "UnitizingAlphaResult", "UnitizingAlphas",
+           "gamma_report", "unitizing_alpha", "unitizing_alpha_2016", "unitizing_alphas", "unitizing_distance",
+           "unitizing_extent"]
