@@ -165,6 +165,18 @@ class Settings:
                               f"{self.dp_objective!r}")
 
 
+    def to_dict(self, split: str | None = None, merge: str | None = None) -> dict[str, Any]:
+        """The settings for a report, as the scores file of ``anno-eval align`` holds them: level, algorithm,
+        match, gap penalty, the split and merge policies (``split`` / ``merge``: the texts given, e.g. on the
+        command line; default ``first-X-rest-Y`` of :attr:`split` / :attr:`merge`), ``anchor_text`` and the DP
+        objective."""
+        return {"level": self.level, "algorithm": self.algorithm, "match": self.match,
+                "gap_penalty": self.gap_penalty,
+                "split": split if split is not None else "first-{}-rest-{}".format(*self.split),
+                "merge": merge if merge is not None else "first-{}-rest-{}".format(*self.merge),
+                "anchor_text": self.anchor_text, "dp_objective": self.dp_objective}
+
+
 def parse_policy(text: str, rest_values: Sequence[str], what: str) -> tuple[str, str]:
     """``"first-partial-rest-spurious"`` -> ("partial", "spurious")."""
     m = re.fullmatch(r"first-(\w+)-rest-(\w+)", text.strip().lower())
@@ -528,5 +540,35 @@ def scores(decisions: Sequence[Decision]) -> dict[str, Any]:
     return {"collection": collection, "per_doc": per_doc}
 
 
-__all__ = ["ALGORITHMS", "DP_OBJECTIVES", "LEVELS", "MATCHES", "Decision", "Mention", "Settings", "align_mentions",
-           "anchor", "classify", "count", "figures", "in_order", "parse_policy", "scores", "value_f"]
+@dataclass
+class AlignmentResult:
+    """ANNALIST's alignment of key and response mentions, scored: ``settings`` (:meth:`Settings.to_dict`, the
+    policies as given), ``decisions`` (one :class:`Decision` per pair, missing key or spurious response) and
+    ``entities``, their figures (:func:`scores`: per name and for all, over the collection and per document)."""
+
+    settings: dict[str, Any]
+    decisions: list[Decision]
+    entities: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``settings`` and ``entities`` (the scores file of ``anno-eval align``)."""
+        return {"settings": dict(self.settings), "entities": self.entities}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The decisions as flat rows (:meth:`Decision.to_row`), for the alignment report."""
+        return [d.to_row() for d in self.decisions]
+
+
+def align_and_score(key: Iterable[Mention], response: Iterable[Mention], settings: Settings,
+                    texts: dict[str, str] | None = None, *, split: str | None = None,
+                    merge: str | None = None) -> AlignmentResult:
+    """:func:`align_mentions` of ``key`` and ``response`` under ``settings`` (``texts``: the documents' texts),
+    scored (:func:`scores`); ``split`` / ``merge``: the policies as given, for the result's settings
+    (:meth:`Settings.to_dict`)."""
+    decisions = align_mentions(key, response, settings, texts)
+    return AlignmentResult(settings.to_dict(split, merge), decisions, scores(decisions))
+
+
+__all__ = ["ALGORITHMS", "DP_OBJECTIVES", "LEVELS", "MATCHES", "AlignmentResult", "Decision", "Mention", "Settings",
+           "align_and_score", "align_mentions", "anchor", "classify", "count", "figures", "in_order", "parse_policy",
+           "scores", "value_f"]

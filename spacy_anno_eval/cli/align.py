@@ -76,7 +76,7 @@ def align(
     inputs = [key, response, *reader_option_files(reader_option)]
     check_outputs(inputs, report_files(report), folders=[report])  # before any work
     warn_same_input(key, response, key_set, response_set)
-    from ..annalist.align import MERGE_REST, SPLIT_REST, Settings, align_mentions, parse_policy, scores
+    from ..annalist.align import MERGE_REST, SPLIT_REST, Settings, align_and_score, parse_policy
     from ..annalist.mentions import read_mention_pair
 
     if algorithm is None:
@@ -91,18 +91,14 @@ def align(
                         anchor_text=anchor_text, dp_objective=dp_objective)
     keys, resps, texts = read_mention_pair(key, response, key_set, response_set, fmt, section, level,
                                            **reader_settings(encoding, sep, label_feature, reader_option))
-    decisions = align_mentions(keys, resps, settings, texts)
-    result = {"settings": {"level": level, "algorithm": algorithm, "match": match, "gap_penalty": gap_penalty,
-                           "split": split, "merge": merge, "anchor_text": anchor_text,
-                           "dp_objective": dp_objective},
-              "entities": scores(decisions)}
+    result = align_and_score(keys, resps, settings, texts, split=split, merge=merge)
     if report is not None:
-        write_alignment_report(report, [d.to_row() for d in decisions], result)
+        write_alignment_report(report, result.rows(), result.to_dict())
     if not quiet:
         from ..report.annalist_terminal import alignment_lines
         from ..report.written_terminal import written_line
 
-        for line in alignment_lines(result["entities"]):
+        for line in alignment_lines(result.entities):
             typer.echo(line)
         if report is not None:
             typer.echo(written_line("reports", report), err=True)

@@ -55,26 +55,23 @@ def relations(
     inputs = [key, response, *reader_option_files(reader_option)]
     check_outputs(inputs, report_files(report), folders=[report])  # before any work
     warn_same_input(key, response, key_set, response_set)
-    from ..annalist.relations import EntityAlignment, score_relations
-    from ..annalist.relations_reader import read_relations
-    from ..spans.engine import evaluate
+    from ..annalist.relation_files import score_relation_files
 
-    ev = evaluate(str(key), str(response), key_set=key_set, response_set=response_set, fmt=fmt,
-                  reader_options=reader_settings(encoding, sep, reader_option=reader_option))
-    entities = EntityAlignment.from_rows(ev.diff_rows())
-    result = score_relations(read_relations(key, encoding=encoding or "utf-8"),
-                             read_relations(response, encoding=encoding or "utf-8"), entities, alignment=alignment,
-                             partial_entities=partial_entities)
-    data = {"entities": ev.report(), "relations": result.to_dict()}
+    result = score_relation_files(key, response, key_set=key_set, response_set=response_set, fmt=fmt,
+                                  reader_options=reader_settings(encoding, sep, reader_option=reader_option),
+                                  encoding=encoding or "utf-8", alignment=alignment,
+                                  partial_entities=partial_entities)
+    data = result.to_dict()
     if report is not None:
         from ..report.annalist_terminal import relations_report_rows
 
-        write_alignment_report(report, relations_report_rows(ev.diff_rows(), result.decision_rows()), data)
+        write_alignment_report(report, relations_report_rows(result.entities.diff_rows(),
+                                                             result.relations.decision_rows()), data)
     if not quiet:
         from ..report.annalist_terminal import relation_lines, unscored_line
 
         for line in relation_lines(data["relations"]):
             typer.echo(line)
-        unscored = unscored_line(result)
+        unscored = unscored_line(result.relations)
         if unscored is not None:
             typer.echo(unscored, err=True)
