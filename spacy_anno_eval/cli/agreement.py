@@ -155,9 +155,3 @@ def is_corpus(path: Path, fmt: str | None) -> bool:
         return False
     return True
 
-
-def read_annotators(path: Path, fmt: str, selectors: list[str] | None, options: dict[str, Any]) -> Any:
-    """:func:`spacy_anno_eval.agreement.units.read_annotators` (``iaa`` reads its corpus with it too)."""
-    from ..agreement.units import read_annotators as read
-
-    return read(path, fmt, selectors, options)

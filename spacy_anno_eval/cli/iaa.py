@@ -117,7 +117,7 @@ def iaa(
     if kappa:
         with dask_client(dask) as client:
             if units == "documents":
-                from .agreement import read_annotators
+                from ..agreement.units import read_annotators
 
                 named = split(sets)
                 whole = read_annotators(corpus, fmt, named + ([consensus] if consensus else []) if named else None,
