@@ -95,8 +95,8 @@ def evaluation_html(evaluation: Any, *, measures: Sequence[str] = MEASURES,
 
 def _analysis_details(evaluation: Any, report: dict[str, Any], measures: Sequence[str]) -> str:
     """Why the system fails, folded: the decision counts per type, the F chart of the first measure and, when
-    the evaluation keeps its pairs, the label confusion heat map of coextensive pairs (each asked of the
-    evaluation, not counted here)."""
+    the evaluation keeps its pairs, the label confusion heat map of coextensive pairs and the bucket charts
+    (each asked of the evaluation, not counted here)."""
     decisions = evaluation.decision_counts()
     counts = " · ".join(f"{esc(title.lower())} {esc(decisions['micro'][k])}" for k, title in DECISION_TITLES)
     parts = [f'<p class="muted">{esc(DECISIONS_NOTE)}</p>', decision_table(decisions, table_id=None),
@@ -104,6 +104,10 @@ def _analysis_details(evaluation: Any, report: dict[str, Any], measures: Sequenc
     if evaluation.has_pairs:
         parts.append(heatmap(evaluation.confusion("coextensive").to_dict(),
                              "Label confusion (same span; rows key, columns response)"))
+        if evaluation.texts is not None:  # the buckets read the annotations' texts
+            from .bucket_charts import bucket_charts
+
+            parts.append(bucket_charts({"buckets": [b.to_dict() for b in evaluation.buckets()]}))
     else:
         parts.append('<p class="muted">No label confusion: this evaluation keeps no pairs.</p>')
     return (f"<details><summary>Why it fails: {counts}</summary>{''.join(parts)}</details>")

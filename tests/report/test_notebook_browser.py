@@ -266,8 +266,9 @@ def test_evaluation_render(rendered, tmp_path):
     report = _evaluation(tmp_path).report()
     rows, docs, marks = ".anno-eval > table tbody tr", "section.doc", "mark.entity"
     decisions, cells, bars = "details table.decisions tbody tr", "details table.heat td", "details g.bar"
+    buckets = "details .bucket-chart g.bucket"
     result = probe(rendered["Evaluation"], tmp_path, "evaluation",
-                   [".card", rows, docs, marks, ".ent-label", decisions, cells, bars, "details summary"])
+                   [".card", rows, docs, marks, ".ent-label", decisions, cells, bars, buckets, "details summary"])
     fits(result)
     before, after = result["before"], result["after"]
     assert all_visible(before, ".card") >= 3
@@ -281,6 +282,7 @@ def test_evaluation_render(rendered, tmp_path):
     labels = len(report["per_type"]) + 1  # and none
     assert all_visible(after, cells) == labels * labels
     assert all_visible(after, bars) == len(report["per_type"])
+    assert before[buckets][1] == 0 and all_visible(after, buckets) >= 4  # the bucket charts, folded too
     gaps = result["gaps"]
     assert len(gaps) == before[marks][0]
     assert min(g["gap"] for g in gaps) >= MIN_LABEL_GAP, sorted(gaps, key=lambda g: g["gap"])[:3]
