@@ -118,7 +118,8 @@ def test_cli_qa_shards(corpus, tmp_path):
                                       str(tmp_path / "q.json"), "--max-diff-docs", "0", "--quiet"])
     assert result.exit_code == 0, result.output
     ev = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy"))
-    whole = {**ev.report(), "classification": classification_table(ev, "A", "label")}  # --classify: in the JSON too
+    whole = {**ev.report(), "classification": classification_table(ev, "A", "label"),  # --classify: in the JSON too
+             "decisions": ev.decision_counts()}  # qa always counts the decisions
     assert json.loads((tmp_path / "q.json").read_text()) == json.loads(json.dumps(whole))
     html = (tmp_path / "q.html").read_text(encoding="utf8")
     assert html.count('<section class="doc"') == 50 and "Classification" in html

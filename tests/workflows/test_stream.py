@@ -83,7 +83,8 @@ def test_cli_score_shards(corpus, tmp_path):
     result = CliRunner().invoke(app, ["score", str(corpus / "key"), str(corpus / "resp"), "--shards", "--json",
                                       str(tmp_path / "s.json"), "--quiet"])
     assert result.exit_code == 0, result.output
-    whole = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy")).report()
+    ev = evaluate(str(corpus / "all_key.spacy"), str(corpus / "all_resp.spacy"))
+    whole = {**ev.report(), "decisions": ev.decision_counts()}  # score always counts the decisions
     assert json.loads((tmp_path / "s.json").read_text()) == json.loads(json.dumps(whole))
 
 

@@ -109,7 +109,8 @@ def test_key_and_response_must_chunk_alike(tmp_path):
 
 def test_cli_score_and_qa_with_chunk_docs(tmp_path):
     key, resp = jsonl_pair(tmp_path, 60, seed=5)
-    whole = evaluate(str(key), str(resp)).report()
+    ev = evaluate(str(key), str(resp))
+    whole = {**ev.report(), "decisions": ev.decision_counts()}  # both always count the decisions
     for command in ("score", "qa"):
         out = tmp_path / f"{command}.json"
         result = CliRunner().invoke(app, [command, str(key), str(resp), "--chunk-docs", "8", "--json", str(out),
