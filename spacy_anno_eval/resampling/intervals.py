@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ConfigError
-from ..samples import block_size_for, map_blocks
+from ..samples import block_size_for, document_weights, map_blocks
 from ..spans.counts import count_pairs_by_doc_and_type
 from ..spans.measures import MODES, gate_prf
 
@@ -87,7 +87,7 @@ def _block(size: int, seed: Any, by_doc: np.ndarray, by_doc_type: np.ndarray | N
     """One block of ``size`` samples: the figures of each (see :func:`_statistics`)."""
     rng = np.random.default_rng(seed)
     n_docs = len(by_doc)
-    weights = rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=size).astype(float)
+    weights = document_weights(rng, n_docs, size)
     doc_sums = weights @ by_doc
     type_sums = None
     if by_doc_type is not None:
@@ -100,7 +100,7 @@ def _percentile_block(size: int, seed: Any, per_doc: np.ndarray, statistic: Call
     """One block of :func:`percentile_bootstrap`: the statistic of each of ``size`` resampled sums."""
     rng = np.random.default_rng(seed)
     n_docs = len(per_doc)
-    weights = rng.multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=size).astype(float)
+    weights = document_weights(rng, n_docs, size)
     sums = (weights @ per_doc.reshape(n_docs, -1)).reshape(size, *per_doc.shape[1:])
     return np.asarray(statistic(sums), dtype=float)
 

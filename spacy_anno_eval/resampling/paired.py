@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, InputError
-from ..samples import block_size_for, map_blocks
+from ..samples import block_size_for, document_weights, map_blocks
 
 TOLERANCE = 1e-12
 _CHUNK_CELLS = 4_000_000  # float64 cells of one weight or result matrix per block (32 MB)
@@ -120,8 +120,7 @@ def _paired_block(size: int, seed: Any, flat_old: np.ndarray, flat_new: np.ndarr
     """One block: the bootstrap deltas (``size x M``) and the randomization hits per figure (``M``)."""
     rng = np.random.default_rng(seed)
     n_docs = len(flat_old)
-    uniform = np.full(n_docs, 1.0 / n_docs) if n_docs else np.zeros(0)
-    weights = rng.multinomial(n_docs, uniform, size=size).astype(float) if n_docs else np.zeros((size, 0))
+    weights = document_weights(rng, n_docs, size)
     boot = _figures(statistic, cell, weights @ flat_new) - _figures(statistic, cell, weights @ flat_old)
     swap = rng.integers(0, 2, size=(size, n_docs)).astype(float)
     moved = swap @ (flat_new - flat_old)

@@ -11,7 +11,7 @@ import pytest
 from spacy_anno_eval.annotations.table import Corpus, SpanTable
 from spacy_anno_eval.errors import ConfigError
 from spacy_anno_eval.resampling.intervals import bootstrap_intervals
-from spacy_anno_eval.samples import SAMPLES_PER_BLOCK, block_rng, block_sizes
+from spacy_anno_eval.samples import SAMPLES_PER_BLOCK, block_rng, block_sizes, document_weights
 from spacy_anno_eval.spans.engine import evaluate
 from spacy_anno_eval.spans.measures import gate_prf
 
@@ -57,8 +57,8 @@ def evaluation():
 def _reference_draws(n_docs: int, n_samples: int, seed: int) -> np.ndarray:
     """The documents' multiplicities, drawn as samples.py's scheme draws them: blocks of SAMPLES_PER_BLOCK
     samples (these corpora are small enough for full blocks), block i from its own generator."""
-    return np.concatenate([block_rng(seed, i).multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=size)
-                           for i, size in enumerate(block_sizes(n_samples, SAMPLES_PER_BLOCK))]).astype(float)
+    return np.concatenate([document_weights(block_rng(seed, i), n_docs, size)
+                           for i, size in enumerate(block_sizes(n_samples, SAMPLES_PER_BLOCK))])
 
 
 def test_micro_and_macro_docs_equal_a_plain_bootstrap_of_the_same_draws(evaluation):

@@ -9,7 +9,7 @@ import pytest
 from spacy_anno_eval.annotations.table import Corpus, SpanTable
 from spacy_anno_eval.errors import ConfigError
 from spacy_anno_eval.resampling.intervals import bucket_intervals
-from spacy_anno_eval.samples import SAMPLES_PER_BLOCK, block_rng, block_sizes
+from spacy_anno_eval.samples import SAMPLES_PER_BLOCK, block_rng, block_sizes, document_weights
 from spacy_anno_eval.spans.buckets import FEATURES, bucket_figures
 from spacy_anno_eval.spans.engine import evaluate
 
@@ -103,8 +103,8 @@ def test_bucket_intervals_equal_a_plain_bootstrap_of_the_same_draws():
     buckets = by_feature(ev)["density"]
     n = 300
     got = bucket_intervals(buckets, n_samples=n, seed=4, confidence=0.9)
-    draws = np.concatenate([block_rng(4, i).multinomial(60, np.full(60, 1 / 60), size=size)
-                            for i, size in enumerate(block_sizes(n, SAMPLES_PER_BLOCK))]).astype(float)
+    draws = np.concatenate([document_weights(block_rng(4, i), 60, size)
+                            for i, size in enumerate(block_sizes(n, SAMPLES_PER_BLOCK))])
     for b, name in enumerate(buckets.names):
         values = [bucket_figures(np.tensordot(w, buckets.counts[:, b], axes=1))[0, 2] for w in draws]
         assert got[name]["strict"]["f"] == pytest.approx(list(np.quantile(values, [0.05, 0.95])), abs=1e-12)
