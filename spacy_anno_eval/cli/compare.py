@@ -93,7 +93,7 @@ def compare(
     with dask_client(dask) as client:
         result = compare_systems(key, responses, names=split(names), settings=settings, fmt=fmt,
                                  reader_options=reader_settings(encoding, sep, label_feature, reader_option),
-                                 alpha=alpha, client=client)
+                                 alpha=alpha, client=client, per_doc=per_doc)
     out = result.to_dict(per_doc=per_doc)
     if json_out is not None:
         from ..report.json import write_json

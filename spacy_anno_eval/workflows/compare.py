@@ -206,13 +206,15 @@ def _correct(pairs: list[dict[str, Any]]) -> None:
 def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] | None = None,
                     settings: BenchmarkSettings | None = None, fmt: str = "auto",
                     reader_options: dict[str, Any] | None = None, alpha: float = ALPHA,
-                    client: Any = None, **overrides: Any) -> SystemsComparison:
+                    client: Any = None, per_doc: bool = False, **overrides: Any) -> SystemsComparison:
     """Score every response against ``key`` and compare every pair of systems (see the module).
 
     ``key`` and each response: a path (any format :func:`spacy_anno_eval.io.read_corpus` reads), a
     :class:`~spacy_anno_eval.annotations.table.Corpus` or Docs; the key is read once. ``settings``: a
     :class:`BenchmarkSettings` (``overrides`` of its fields replace its values, e.g. ``n_samples=2000``).
-    ``client``: an open ``distributed.Client`` for the resampling (the same result as without).
+    ``client``: an open ``distributed.Client`` for the resampling (the same result as without). ``per_doc``:
+    list each pair's documents whose figures changed (``to_dict(per_doc=True)``); off by default, as it costs
+    more than the tests on large corpora.
     """
     if isinstance(responses, (str, os.PathLike)) or len(responses) < 2:
         raise ConfigError("compare needs at least two systems' responses to compare; to score one system, "
@@ -236,7 +238,7 @@ def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] 
     pairs = []
     for i, j in combinations(range(len(labels)), 2):
         pairs.append(compare_evaluations(evaluations[i], evaluations[j], settings, old_name=labels[i],
-                                         new_name=labels[j], client=client))
+                                         new_name=labels[j], client=client, per_doc=per_doc))
     for p in pairs:  # compare answers a question: the benchmark's regression gate does not apply
         for name in ("regressions", "verdict"):
             p.pop(name, None)

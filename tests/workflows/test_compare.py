@@ -176,3 +176,11 @@ def test_error_difference_is_each_systems_decision_rows_matched_by_document_and_
         c.error_difference("v0", "x")
     with pytest.raises(ConfigError, match="context"):
         c.error_difference("v0", "half", context=-1)
+
+
+def test_per_document_changes_are_listed_only_when_asked():
+    plain = compare_systems(KEY, [RESPONSE, KEY], names=["a", "b"], n_samples=50)
+    assert plain.pairs[0]["per_doc"] is None and "changes" in plain.pairs[0]
+    listed = compare_systems(KEY, [RESPONSE, KEY], names=["a", "b"], n_samples=50, per_doc=True)
+    rows = listed.to_dict(per_doc=True)["pairs"][0]["per_doc"]
+    assert rows and all(r["strict"]["f"]["new"] >= r["strict"]["f"]["old"] for r in rows)
