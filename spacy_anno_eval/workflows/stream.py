@@ -40,6 +40,7 @@ from ..io.units import StreamIds, Unit, read_unit, shard_units
 from ..progress import progress_bar
 from ..spans.counts import Evaluation
 from ..spans.credit import CreditRule
+from ..spans.parts import check_sets
 from ..spans.settings import SpanSettings
 
 
@@ -123,10 +124,7 @@ class SeenNames:
         key_set, response_set = settings.key_set, settings.response_set
         for side, selector, found in (("key", key_set, self.key_sets), ("response", response_set,
                                                                         self.response_sets)):
-            if found is not None and selector not in found:
-                listed = ", ".join(sorted(found, key=lambda s: (s != "ents", s))) or "none"
-                raise InputError(f"{source}: no {side} document in any shard has the annotation set {selector!r}; "
-                                 f"the sets are: {listed}")
+            check_sets([selector], found, f"{source}: no {side} document in any shard has")
         where_ = f"{source} ({key_set} vs {response_set}, every shard)"
         if settings.types:
             check_types(settings.types, self.labels, where_)
