@@ -32,7 +32,7 @@ the same result.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,47 +86,77 @@ def paired_test(old: np.ndarray, new: np.ndarray, statistic: Callable[[np.ndarra
     if old.shape != new.shape:
         raise InputError(f"paired_test: old counts {old.shape} and new counts {new.shape} differ in shape; give "
                          f"both per-document counts of the same documents and labels")
+    return paired_tests([old, new], [(0, 1)], statistic, n_samples=n_samples, seed=seed, confidence=confidence,
+                        client=client)[0]
+
+
+def paired_tests(systems: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]],
+                 statistic: Callable[[np.ndarray], np.ndarray], *, n_samples: int = 1000, seed: int = 0,
+                 confidence: float = 0.95, client: Any = None) -> list[PairedTest]:
+    """:func:`paired_test` of each pair ``(i, j)`` of ``systems`` (``i`` old, ``j`` new), all drawn from one
+    set of samples: every block draws its weights and swaps once, and each system's resampled sums are
+    computed once for all the pairs it is in. Each result equals ``paired_test(systems[i], systems[j], ...)``
+    with the same seed (the draws are the same), at a fraction of the cost for three systems or more.
+    ``systems``: per-document counts of the same shape ``(n_docs, ...)``."""
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
         raise ConfigError(f"confidence must be a number in (0, 1), e.g. 0.95, got {confidence!r}")
     if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) or n_samples < 1:
         raise ConfigError(f"n_samples must be a whole number >= 1, e.g. 1000, got {n_samples!r}")
-    n_docs, cell = old.shape[0], old.shape[1:]
-    flat_old, flat_new = old.reshape(n_docs, -1), new.reshape(n_docs, -1)
-    obs = _figures(statistic, cell, np.stack([flat_old.sum(axis=0), flat_new.sum(axis=0)]))
-    delta = obs[1] - obs[0]
-    size_of = np.abs(delta) - TOLERANCE
-    block = block_size_for(max(n_docs, flat_old.shape[1], len(delta)), max_cells=_CHUNK_CELLS)
-    parts = map_blocks(_paired_block, n_samples, seed, block, client=client, flat_old=flat_old, flat_new=flat_new,
+    arrays = [np.asarray(x, dtype=float) for x in systems]
+    shapes = {a.shape for a in arrays}
+    if len(shapes) != 1:
+        raise InputError(f"paired_tests: the systems' counts differ in shape ({sorted(shapes)}); give "
+                         f"per-document counts of the same documents and labels")
+    n_docs, cell = arrays[0].shape[0], arrays[0].shape[1:]
+    flats = np.stack([a.reshape(n_docs, -1) for a in arrays])            # (systems, n_docs, cells)
+    totals = flats.sum(axis=1)
+    obs = _figures(statistic, cell, totals)                             # (systems, M)
+    pairs = [(int(i), int(j)) for i, j in pairs]
+    deltas = np.stack([obs[j] - obs[i] for i, j in pairs]) if pairs else np.zeros((0, obs.shape[1]))
+    size_of = np.abs(deltas) - TOLERANCE
+    block = block_size_for(max(n_docs, flats.shape[2], obs.shape[1]), max_cells=_CHUNK_CELLS)
+    parts = map_blocks(_paired_block, n_samples, seed, block, client=client, flats=flats, pairs=pairs,
                        statistic=statistic, cell=cell, size_of=size_of)
-    boot_delta = np.concatenate([boot for boot, _ in parts])
-    hits = np.sum([h for _, h in parts], axis=0)
     tail = (1.0 - confidence) / 2.0
-    ci_low, ci_high = np.quantile(boot_delta, [tail, 1.0 - tail], axis=0)
-    p_boot = (1.0 + (np.abs(boot_delta - delta) >= size_of).sum(axis=0)) / (n_samples + 1.0)
-    p_rand = (1.0 + hits) / (n_samples + 1.0)
-    zero = np.abs(delta) <= TOLERANCE
-    p_boot[zero] = p_rand[zero] = 1.0
-    return PairedTest(obs[0], obs[1], delta, ci_low, ci_high, p_boot, p_rand, int(n_samples), int(seed),
-                      float(confidence))
+    out = []
+    for k, (i, j) in enumerate(pairs):
+        boot_delta = np.concatenate([boot[k] for boot, _ in parts])
+        hits = np.sum([h[k] for _, h in parts], axis=0)
+        delta = deltas[k]
+        ci_low, ci_high = np.quantile(boot_delta, [tail, 1.0 - tail], axis=0)
+        p_boot = (1.0 + (np.abs(boot_delta - delta) >= size_of[k]).sum(axis=0)) / (n_samples + 1.0)
+        p_rand = (1.0 + hits) / (n_samples + 1.0)
+        zero = np.abs(delta) <= TOLERANCE
+        p_boot[zero] = p_rand[zero] = 1.0
+        out.append(PairedTest(obs[i], obs[j], delta, ci_low, ci_high, p_boot, p_rand, int(n_samples), int(seed),
+                              float(confidence)))
+    return out
 
 
 def _figures(statistic: Callable[[np.ndarray], np.ndarray], cell: tuple[int, ...], sums: np.ndarray) -> np.ndarray:
     return np.asarray(statistic(sums.reshape((len(sums), *cell))), dtype=float)
 
 
-def _paired_block(size: int, seed: Any, flat_old: np.ndarray, flat_new: np.ndarray,
+def _paired_block(size: int, seed: Any, flats: np.ndarray, pairs: list[tuple[int, int]],
                   statistic: Callable[[np.ndarray], np.ndarray], cell: tuple[int, ...],
-                  size_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One block: the bootstrap deltas (``size x M``) and the randomization hits per figure (``M``)."""
+                  size_of: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """One block: per pair, the bootstrap deltas (``size x M``) and the randomization hits per figure (``M``).
+    The weights, then the swaps, are drawn once; each system's resampled sums are computed once."""
     rng = np.random.default_rng(seed)
-    n_docs = len(flat_old)
+    n_docs = flats.shape[1]
     weights = document_weights(rng, n_docs, size)
-    boot = _figures(statistic, cell, weights @ flat_new) - _figures(statistic, cell, weights @ flat_old)
+    used = sorted({s for pair in pairs for s in pair})
+    boot_figures = {s: _figures(statistic, cell, weights @ flats[s]) for s in used}
     swap = rng.integers(0, 2, size=(size, n_docs)).astype(float)
-    moved = swap @ (flat_new - flat_old)
-    shuffled = (_figures(statistic, cell, flat_new.sum(axis=0) - moved)
-                - _figures(statistic, cell, flat_old.sum(axis=0) + moved))
-    return boot, (np.abs(shuffled) >= size_of).sum(axis=0)
+    swapped = {s: swap @ flats[s] for s in used}
+    boots, hits = [], []
+    for k, (i, j) in enumerate(pairs):
+        boots.append(boot_figures[j] - boot_figures[i])
+        moved = swapped[j] - swapped[i]
+        shuffled = (_figures(statistic, cell, flats[j].sum(axis=0) - moved)
+                    - _figures(statistic, cell, flats[i].sum(axis=0) + moved))
+        hits.append((np.abs(shuffled) >= size_of[k]).sum(axis=0))
+    return boots, hits
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

@@ -45,12 +45,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, InputError
-from ..resampling.paired import holm
+from ..resampling.paired import holm, paired_tests
 from ..spans.align import STATUS_NAMES
 from ..spans.counts import Evaluation
 from ..spans.decisions import CONTEXT, DECISION_OF_STATUS
 from ..spans.engine import load, options_per_source
-from .benchmark.compare import OVERALL, compare_evaluations
+from .benchmark.compare import OVERALL, compare_evaluations, doc_type_counts, figure_statistic
 from .benchmark.settings import FIGURES, BenchmarkSettings
 
 #: the significance level a difference is called significant at
@@ -236,9 +236,16 @@ def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] 
         except InputError as err:
             raise InputError(f"system {name}: {err}") from err
     pairs = []
-    for i, j in combinations(range(len(labels)), 2):
+    order = list(combinations(range(len(labels)), 2))
+    types = sorted({t for ev in evaluations for t in ev.labels})
+    counts = [doc_type_counts(ev, types) for ev in evaluations]
+    zd = float(evaluations[0].settings.get("zero_division", 0.0))
+    tests = paired_tests(counts, order, figure_statistic(settings, zd), n_samples=settings.n_samples,
+                         seed=settings.seed, confidence=settings.confidence, client=client)  # one draw for all
+    for (i, j), test in zip(order, tests, strict=True):
         pairs.append(compare_evaluations(evaluations[i], evaluations[j], settings, old_name=labels[i],
-                                         new_name=labels[j], client=client, per_doc=per_doc))
+                                         new_name=labels[j], counts=(counts[i], counts[j], types), test=test,
+                                         per_doc=per_doc))
     for p in pairs:  # compare answers a question: the benchmark's regression gate does not apply
         for name in ("regressions", "verdict"):
             p.pop(name, None)

@@ -69,6 +69,13 @@ def _type_and_overall_figures(sums: np.ndarray, measures: list[str], beta: float
     return _figure_table(with_total, measures, beta, zero_division).reshape(len(sums), -1)
 
 
+def figure_statistic(settings: BenchmarkSettings, zero_division: float) -> Any:
+    """The statistic the paired tests compute: every measure's P/R/F of summed counts, per type and overall
+    (:func:`_type_and_overall_figures` bound to the settings; picklable for Dask)."""
+    return functools.partial(_type_and_overall_figures, measures=list(settings.measures), beta=float(settings.beta),
+                             zero_division=zero_division)
+
+
 def _first_difference(old: list[Any], new: list[Any]) -> str:
     """Where two lists of document ids part, for a message."""
     for i, (a, b) in enumerate(zip(old, new, strict=False)):
@@ -85,7 +92,7 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
                         old_name: str = "old", new_name: str = "new",
                         counts: tuple[np.ndarray, np.ndarray, list[str]] | None = None,
                         changes: list[dict[str, Any]] | None = None, client: Any = None,
-                        per_doc: bool = True) -> dict[str, Any]:
+                        per_doc: bool = True, test: Any = None) -> dict[str, Any]:
     """The difference between ``old`` and ``new`` (see the module docstring).
 
     ``counts`` (the per-document, per-type counts of both and their label
@@ -95,7 +102,9 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
     ``distributed.Client`` to spread the resampling over
     (:func:`spacy_anno_eval.resampling.paired.paired_test`); the result is the same as without. ``per_doc``:
     whether to list the documents whose figures changed (``False``: ``per_doc`` is ``None``; about 5 s of a
-    10,000-document pair that ``compare`` need not spend unless asked).
+    10,000-document pair that ``compare`` need not spend unless asked). ``test``: the
+    :class:`~spacy_anno_eval.resampling.paired.PairedTest` of these ``counts`` under :func:`figure_statistic`,
+    when it was drawn already (``compare`` draws the tests of all its pairs at once).
     """
     if old.doc_ids != new.doc_ids:
         raise InputError(f"compare_evaluations: both evaluations must cover the same documents in the same order "
@@ -111,9 +120,9 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
     zd = float(old.settings.get("zero_division", 0.0))
     beta = float(settings.beta)
 
-    statistic = functools.partial(_type_and_overall_figures, measures=measures, beta=beta, zero_division=zd)
-    test = paired_test(counts_old, counts_new, statistic, n_samples=settings.n_samples, seed=settings.seed,
-                       confidence=settings.confidence, client=client)
+    if test is None:
+        test = paired_test(counts_old, counts_new, figure_statistic(settings, zd), n_samples=settings.n_samples,
+                           seed=settings.seed, confidence=settings.confidence, client=client)
     shape = (n_labels + 1, len(measures), len(FIGURES))
     cols = {name: getattr(test, name).reshape(shape) for name in
             ("old", "new", "delta", "ci_low", "ci_high", "p_bootstrap", "p_randomization")}
