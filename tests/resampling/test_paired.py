@@ -125,3 +125,20 @@ def test_holm_equals_statsmodels_multipletests():
         assert np.allclose(holm(p), multitest.multipletests(p, method="holm")[1]), p
     rows = rng.random((5, 4))
     assert np.allclose(holm(rows), [multitest.multipletests(r, method="holm")[1] for r in rows])
+
+
+def test_paired_tests_of_three_systems_equal_each_pairs_own_test():
+    """One draw for every pair: each pair's result equals paired_test of that pair alone, same seed."""
+    from spacy_anno_eval.resampling.paired import paired_tests
+
+    a, b = corpus(300, 0.6, 0.7)
+    _, c = corpus(300, 0.6, 0.65)
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    together = paired_tests([a, b, c], pairs, recall, n_samples=700, seed=4)
+    systems = [a, b, c]
+    for (i, j), got in zip(pairs, together, strict=True):
+        alone = paired_test(systems[i], systems[j], recall, n_samples=700, seed=4)
+        for name in ("old", "new", "delta", "ci_low", "ci_high", "p_bootstrap", "p_randomization"):
+            assert np.array_equal(getattr(got, name), getattr(alone, name)), (i, j, name)
+    with pytest.raises(Exception, match="differ in shape"):
+        paired_tests([a, b[:10]], [(0, 1)], recall)
