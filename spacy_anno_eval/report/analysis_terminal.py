@@ -51,8 +51,14 @@ def confusion_lines(confusion: dict[str, Any], title: str = "label confusion") -
     for name, row in zip(names, matrix, strict=True):
         lines.append(f"{shorten(name, head):<{head}}" + "".join(f" {v:>{cell}}" for v in row))
     cut = [x for x in names if short[x] != x or shorten(x, head) != x]
-    if cut:
-        lines.append("  labels: " + "; ".join(f"{short[x]} = {x}" for x in cut))
+    if cut:  # one entry never broken across lines
+        entries, line = [f"{short[x]} = {x}" for x in cut], "  labels:"
+        for entry in entries:
+            if len(line) + len(entry) + 2 > WIDTH and line != "  labels:":
+                lines.append(line + ";")
+                line = "   "
+            line = f"{line} {entry}" if line.endswith((":", "   ")) else f"{line}; {entry}"
+        lines.append(line)
     return lines
 
 
