@@ -29,7 +29,6 @@ import html
 import json
 import os
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from typing import Any
 import pytest
 
 import spacy_anno_eval
+from tests.report.test_browser import _chromium  # the one way these tests start Chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = Path(spacy_anno_eval.__file__).resolve().parent
@@ -196,18 +196,6 @@ window.addEventListener("load", function () {
   document.body.appendChild(pre);
 });
 """
-
-
-def _chromium(*args: str, tmp: Path) -> str:
-    profile = tmp / "profile"
-    profile.mkdir(exist_ok=True)
-    result = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                             "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                             "--disable-sync", "--hide-scrollbars", f"--user-data-dir={profile}",
-                             "--virtual-time-budget=2000", *args],
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result.stdout
 
 
 def cell_page(fragment: str, script: str = "") -> str:
