@@ -425,6 +425,13 @@ def example_cats(examples: Iterable[Any]) -> list[tuple[dict[str, float], dict[s
     return [(eg.reference.cats, eg.predicted.cats) for eg in examples if eg.reference.cats]
 
 
+def example_docs(examples: Iterable[Any]) -> tuple[list[Any], list[Any]]:
+    """``(references, predictions)``: the reference and the predicted Doc of every Example, in order (for the
+    scorers whose Docs may hold different texts, such as the noisy-text one, which align the texts themselves)."""
+    pairs = [(eg.reference, eg.predicted) for eg in examples]
+    return [r for r, _ in pairs], [p for _, p in pairs]
+
+
 def doc_relations(doc: Any) -> Any:
     """The raw relations a Doc carries: ``doc._.relations`` when that extension is set, else
     ``doc.user_data["relations"]`` (``None`` when neither is)."""

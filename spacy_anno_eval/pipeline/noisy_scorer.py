@@ -43,12 +43,12 @@ def score_noisy_examples(examples: Iterable[Any], threshold: float = DEFAULT_THR
                          response_set: str | None = None, prefix: str | None = None,
                          boundary: str = DEFAULT_BOUNDARY) -> dict[str, Any]:
     """Score spaCy ``Example`` objects whose reference and predicted texts may differ (keys: see the module)."""
+    from ..annotations.docs import example_docs
     from ..noisy.evaluate import evaluate_docs
 
-    examples = list(examples)
-    res = evaluate_docs([eg.reference for eg in examples], [eg.predicted for eg in examples],
-                        threshold=threshold, key_set=key_set, response_set=response_set, max_alignment_chars=0,
-                        boundary=boundary)
+    references, predictions = example_docs(examples)
+    res = evaluate_docs(references, predictions, threshold=threshold, key_set=key_set, response_set=response_set,
+                        max_alignment_chars=0, boundary=boundary)
     prefix = prefix or _prefix(key_set)
     out: dict[str, Any] = {f"{prefix}_{k}": float(res["all"][k]) for k in ("p", "r", "f")}
     out[f"{prefix}_per_type"] = {

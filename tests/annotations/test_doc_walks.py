@@ -14,6 +14,7 @@ from spacy_anno_eval.annotations.docs import (
     doc_spans,
     entity_count,
     example_cats,
+    example_docs,
     example_sets,
     id_or_position,
     sentence_counts,
@@ -74,6 +75,14 @@ def test_example_cats_skips_references_without_cats(nlp) -> None:
     pred.cats = {"POS": 0.3}
     assert example_cats([Example(pred, with_cats), Example(nlp.make_doc("plain"), without)]) == [
         ({"POS": 1.0}, {"POS": 0.3})]
+
+
+def test_example_docs_gives_references_and_predictions_in_order(nlp) -> None:
+    refs = [nlp.make_doc("one text"), nlp.make_doc("two texts here")]
+    preds = [nlp.make_doc("one txt"), nlp.make_doc("two texts hear")]
+    references, predictions = example_docs(iter([Example(p, r) for p, r in zip(preds, refs, strict=True)]))
+    assert references == refs and predictions == preds
+    assert example_docs([]) == ([], [])
 
 
 def test_example_ids_follow_the_rule_and_leave_the_scores_alone(nlp) -> None:
