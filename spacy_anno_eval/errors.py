@@ -136,6 +136,11 @@ class ReaderNoteWarning(UserWarning):
     the corpus is built)."""
 
 
+class CorefWarning(UserWarning):
+    """What a coreference reader or scorer changed in what it was given: a mention written twice kept once
+    (:mod:`spacy_anno_eval.coref`)."""
+
+
 def where(source: str | None = None, doc: str | int | None = None, line: int | None = None,
           span: tuple[int, int] | None = None) -> str:
     """Format a location prefix such as ``key.jsonl, line 4, document 'd3', span [5, 9)``."""

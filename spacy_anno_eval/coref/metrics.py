@@ -1,0 +1,232 @@
+"""The coreference metrics, as the official CoNLL-2012 scorer (v8.01, Pradhan et al. 2014) and coval count them.
+
+Key entities K and response entities R of one document are sets of mentions
+(``(start, end)``, matched exactly). Each metric gives four counts per
+document, recall numerator and denominator, precision numerator and
+denominator; the counts are **summed over the documents** and R, P and
+F = 2PR / (P + R) computed from the sums (micro, as the official scorer).
+
+- **MUC** (Vilain et al. 1995): R = Σ_k (|k| − p(k)) / Σ_k (|k| − 1), where p(k)
+  is the number of parts R cuts k into (a key mention in no response entity is
+  a part of its own); P likewise with K and R swapped.
+- **B³** (Bagga & Baldwin 1998): R = Σ_k Σ_r |k ∩ r|² / |k| / Σ_k |k|;
+  P = Σ_r Σ_k |k ∩ r|² / |r| / Σ_r |r|.
+- **CEAF** (Luo 2005): the one-to-one alignment g* of key and response entities
+  that maximises Σ φ(k, g(k)) (the Hungarian algorithm,
+  ``scipy.optimize.linear_sum_assignment``); R = Φ(g*) / Σ_k φ(k, k),
+  P = Φ(g*) / Σ_r φ(r, r). CEAFm: φ = |k ∩ r|; CEAFe: φ = 2 |k ∩ r| / (|k| + |r|).
+- **BLANC** (Recasens & Hovy 2011; Luo et al. 2014 for predicted mentions):
+  coreference links C (pairs of mentions in one entity) and non-coreference
+  links N (pairs in two entities of the same document), of each side;
+  R_c = |C_K ∩ C_R| / |C_K|, P_c = |C_K ∩ C_R| / |C_R|, likewise for N; R, P and F
+  are the means of the two kinds. Where the key has no link of one kind, the
+  other kind alone (both: 0), as the official scorer does.
+- **LEA** (Moosavi & Strube 2016): R = Σ_k |k| · links(k ∩ R) / links(k) / Σ_k |k|,
+  links(e) = |e|(|e| − 1)/2 and links(k ∩ R) the key links both of whose
+  mentions are in one response entity; a key singleton counts as resolved
+  when it is a response singleton. P likewise with K and R swapped.
+- **CoNLL**: the mean of the F of MUC, B³ and CEAFe.
+- **mentions**: R = mentions in both / key mentions, P = mentions in both /
+  response mentions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+
+Mention = tuple[int, int]
+Entity = frozenset[Mention]
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
+
+
+def _entities(entities: Sequence[Sequence[Mention]]) -> list[Entity]:
+    return [frozenset(e) for e in entities if e]
+
+
+def _owner(entities: Sequence[Entity]) -> dict[Mention, int]:
+    return {m: i for i, e in enumerate(entities) for m in e}
+
+
+def muc(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[float, float, float, float]:
+    """MUC's recall and precision counts of one document (see the module)."""
+    def side(gold: Sequence[Entity], other: Sequence[Entity]) -> tuple[float, float]:
+        owner = _owner(other)
+        num = den = 0
+        for e in gold:
+            parts = {owner.get(m, ("alone", m)) for m in e}
+            num += len(e) - len(parts)
+            den += len(e) - 1
+        return num, den
+
+    rn, rd = side(key, response)
+    pn, pd = side(response, key)
+    return rn, rd, pn, pd
+
+
+def b_cubed(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[float, float, float, float]:
+    """B³'s recall and precision counts of one document (see the module)."""
+    def side(gold: Sequence[Entity], other: Sequence[Entity]) -> tuple[float, float]:
+        owner = _owner(other)
+        num = 0.0
+        for e in gold:
+            shared: dict[int, int] = {}
+            for m in e:
+                if m in owner:
+                    shared[owner[m]] = shared.get(owner[m], 0) + 1
+            num += sum(n * n for n in shared.values()) / len(e)
+        return num, float(sum(len(e) for e in gold))
+
+    rn, rd = side(key, response)
+    pn, pd = side(response, key)
+    return rn, rd, pn, pd
+
+
+def ceaf(key: Sequence[Entity], response: Sequence[Entity], kind: str = "e") -> tuple[float, float, float, float]:
+    """CEAFm (``kind="m"``) or CEAFe (``"e"``) counts of one document: the optimal alignment's similarity over
+    each side's self-similarity (see the module)."""
+    from scipy.optimize import linear_sum_assignment
+
+    def phi(k: Entity, r: Entity) -> float:
+        common = len(k & r)
+        return float(common) if kind == "m" else 2.0 * common / (len(k) + len(r))
+
+    rd = float(sum(len(k) for k in key)) if kind == "m" else float(len(key))
+    pd = float(sum(len(r) for r in response)) if kind == "m" else float(len(response))
+    if not key or not response:
+        return 0.0, rd, 0.0, pd
+    sim = np.array([[phi(k, r) for r in response] for k in key])
+    rows, cols = linear_sum_assignment(sim, maximize=True)
+    best = float(sim[rows, cols].sum())
+    return best, rd, best, pd
+
+
+def lea(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[float, float, float, float]:
+    """LEA's recall and precision counts of one document (see the module)."""
+    def side(gold: Sequence[Entity], other: Sequence[Entity]) -> tuple[float, float]:
+        owner = _owner(other)
+        num = den = 0.0
+        for e in gold:
+            if len(e) == 1:
+                (m,) = e
+                resolved = 1.0 if m in owner and len(other[owner[m]]) == 1 else 0.0
+            else:
+                links = len(e) * (len(e) - 1) / 2.0
+                common = sum(1 for a, b in combinations(sorted(e), 2)
+                             if a in owner and b in owner and owner[a] == owner[b])
+                resolved = common / links
+            num += len(e) * resolved
+            den += len(e)
+        return num, den
+
+    rn, rd = side(key, response)
+    pn, pd = side(response, key)
+    return rn, rd, pn, pd
+
+
+def _links(entities: Sequence[Entity]) -> tuple[set[tuple[Mention, Mention]], set[tuple[Mention, Mention]]]:
+    """The coreference and non-coreference links of one side."""
+    coref = {pair for e in entities for pair in combinations(sorted(e), 2)}
+    mentions = sorted(m for e in entities for m in e)
+    owner = _owner(entities)
+    non = {(a, b) for a, b in combinations(mentions, 2) if owner[a] != owner[b]}
+    return coref, non
+
+
+def blanc_counts(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[float, ...]:
+    """BLANC's eight counts of one document: coreference links (R num, R den, P num, P den), then
+    non-coreference links likewise."""
+    kc, kn = _links(key)
+    rc, rn = _links(response)
+    return (float(len(kc & rc)), float(len(kc)), float(len(kc & rc)), float(len(rc)),
+            float(len(kn & rn)), float(len(kn)), float(len(kn & rn)), float(len(rn)))
+
+
+def mention_counts(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[float, float, float, float]:
+    """Mention identification: mentions in both over key mentions (R) and over response mentions (P)."""
+    k = {m for e in key for m in e}
+    r = {m for e in response for m in e}
+    both = float(len(k & r))
+    return both, float(len(k)), both, float(len(r))
+
+
+def _prf(rn: float, rd: float, pn: float, pd: float) -> dict[str, float]:
+    r = rn / rd if rd else 0.0
+    p = pn / pd if pd else 0.0
+    return {"r": r, "p": p, "f": 2 * p * r / (p + r) if p + r else 0.0}
+
+
+def blanc_prf(c: Sequence[float]) -> dict[str, float]:
+    """BLANC's R, P and F from its eight summed counts, with the official scorer's rule for a key without
+    coreference (or non-coreference) links: the other kind alone; neither, 0."""
+    ra = c[0] / c[1] if c[1] else None
+    rr = c[4] / c[5] if c[5] else None
+    pa = c[2] / c[3] if c[3] else 0.0
+    pr = c[6] / c[7] if c[7] else 0.0
+    fa = 2 * pa * ra / (pa + ra) if ra is not None and pa + ra else 0.0
+    fr = 2 * pr * rr / (pr + rr) if rr is not None and pr + rr else 0.0
+    if ra is None and rr is None:
+        return {"r": 0.0, "p": 0.0, "f": 0.0}
+    if ra is None:
+        return {"r": rr, "p": pr, "f": fr}
+    if rr is None:
+        return {"r": ra, "p": pa, "f": fa}
+    return {"r": (ra + rr) / 2, "p": (pa + pr) / 2, "f": (fa + fr) / 2}
+
+
+@dataclass
+class CorefScores:
+    """The summed counts of every metric over documents, and their R/P/F (:meth:`figures`)."""
+
+    counts: dict[str, list[float]] = field(default_factory=dict)
+    n_docs: int = 0
+
+    def add(self, key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]]) -> None:
+        """Add one document's counts (its key and response entities)."""
+        k, r = _entities(key), _entities(response)
+        parts = {"muc": muc(k, r), "bcub": b_cubed(k, r), "ceafm": ceaf(k, r, "m"), "ceafe": ceaf(k, r, "e"),
+                 "blanc": blanc_counts(k, r), "lea": lea(k, r), "mentions": mention_counts(k, r)}
+        for name, values in parts.items():
+            total = self.counts.setdefault(name, [0.0] * len(values))
+            for i, v in enumerate(values):
+                total[i] += v
+        self.n_docs += 1
+
+    def figures(self) -> dict[str, dict[str, float]]:
+        """``{metric: {"r", "p", "f"}}`` for every metric, and ``conll`` (the mean F of MUC, B³ and CEAFe)."""
+        out = {name: (blanc_prf(c) if name == "blanc" else _prf(*c)) for name, c in self.counts.items()}
+        out["conll"] = {"f": (out["muc"]["f"] + out["bcub"]["f"] + out["ceafe"]["f"]) / 3} if self.counts else \
+            {"f": 0.0}
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n_docs": self.n_docs, **self.figures()}
+
+
+def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any]) -> CorefScores:
+    """Every metric over paired documents (:class:`~spacy_anno_eval.coref.conll2012.CorefDocument`), micro over
+    them. Key and response must have the same documents in the same order with the same tokens; the first
+    difference is an :class:`InputError` naming it."""
+    if len(key_docs) != len(response_docs):
+        raise InputError(f"the key has {len(key_docs)} documents and the response {len(response_docs)}; score "
+                         f"the response of the same documents")
+    scores = CorefScores()
+    for i, (k, r) in enumerate(zip(key_docs, response_docs, strict=True)):
+        if k.name != r.name:
+            raise InputError(f"document {i + 1}: the key's is {k.name!r}, the response's {r.name!r}; give both "
+                             f"files the same documents in the same order")
+        if len(k.tokens) != len(r.tokens):
+            raise InputError(f"document {k.name!r}: the key has {len(k.tokens)} tokens, the response "
+                             f"{len(r.tokens)}; the files must hold the same tokens")
+        scores.add(k.entities, r.entities)
+    return scores
+
+
+__all__ = ["METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "lea", "mention_counts", "muc",
+           "score_documents"]
