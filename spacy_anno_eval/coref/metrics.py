@@ -180,39 +180,75 @@ def blanc_prf(c: Sequence[float]) -> dict[str, float]:
     return {"r": (ra + rr) / 2, "p": (pa + pr) / 2, "f": (fa + fr) / 2}
 
 
+def document_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]]
+                    ) -> dict[str, tuple[float, ...]]:
+    """Every metric's counts of one document (its key and response entities)."""
+    k, r = _entities(key), _entities(response)
+    return {"muc": muc(k, r), "bcub": b_cubed(k, r), "ceafm": ceaf(k, r, "m"), "ceafe": ceaf(k, r, "e"),
+            "blanc": blanc_counts(k, r), "lea": lea(k, r), "mentions": mention_counts(k, r)}
+
+
+def figures_of(counts: dict[str, Sequence[float]]) -> dict[str, dict[str, float]]:
+    """``{metric: {"r", "p", "f"}}`` of (summed) counts, and ``conll``: the mean F of MUC, B³ and CEAFe."""
+    out = {name: (blanc_prf(c) if name == "blanc" else _prf(*c)) for name, c in counts.items()}
+    out["conll"] = {"f": (out["muc"]["f"] + out["bcub"]["f"] + out["ceafe"]["f"]) / 3} if counts else {"f": 0.0}
+    return out
+
+
 @dataclass
 class CorefScores:
-    """The summed counts of every metric over documents, and their R/P/F (:meth:`figures`)."""
+    """The summed counts of every metric over documents, each document's own, and their R/P/F
+    (:meth:`figures`). A sum: :meth:`merge` adds two."""
 
     counts: dict[str, list[float]] = field(default_factory=dict)
     n_docs: int = 0
+    per_doc: list[tuple[str, dict[str, tuple[float, ...]]]] = field(default_factory=list)
 
-    def add(self, key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]]) -> None:
-        """Add one document's counts (its key and response entities)."""
-        k, r = _entities(key), _entities(response)
-        parts = {"muc": muc(k, r), "bcub": b_cubed(k, r), "ceafm": ceaf(k, r, "m"), "ceafe": ceaf(k, r, "e"),
-                 "blanc": blanc_counts(k, r), "lea": lea(k, r), "mentions": mention_counts(k, r)}
-        for name, values in parts.items():
-            total = self.counts.setdefault(name, [0.0] * len(values))
+    def add(self, key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]], name: str = "") -> None:
+        """Add one document's counts (its key and response entities; ``name``: its id)."""
+        parts = document_counts(key, response)
+        for metric, values in parts.items():
+            total = self.counts.setdefault(metric, [0.0] * len(values))
             for i, v in enumerate(values):
                 total[i] += v
+        self.per_doc.append((name or str(self.n_docs), parts))
         self.n_docs += 1
+
+    def merge(self, other: CorefScores) -> CorefScores:
+        """The scores of both sets of documents."""
+        out = CorefScores({k: list(v) for k, v in self.counts.items()}, self.n_docs, list(self.per_doc))
+        for metric, values in other.counts.items():
+            total = out.counts.setdefault(metric, [0.0] * len(values))
+            for i, v in enumerate(values):
+                total[i] += v
+        out.n_docs += other.n_docs
+        out.per_doc += other.per_doc
+        return out
 
     def figures(self) -> dict[str, dict[str, float]]:
         """``{metric: {"r", "p", "f"}}`` for every metric, and ``conll`` (the mean F of MUC, B³ and CEAFe)."""
-        out = {name: (blanc_prf(c) if name == "blanc" else _prf(*c)) for name, c in self.counts.items()}
-        out["conll"] = {"f": (out["muc"]["f"] + out["bcub"]["f"] + out["ceafe"]["f"]) / 3} if self.counts else \
-            {"f": 0.0}
+        return figures_of(self.counts)
+
+    def to_dict(self, per_doc: bool = True) -> dict[str, Any]:
+        """JSON-ready: the number of documents, every metric's figures and, with ``per_doc``, each document's."""
+        out: dict[str, Any] = {"n_docs": self.n_docs, **self.figures()}
+        if per_doc:
+            out["per_doc"] = [{"id": name, **figures_of(counts)} for name, counts in self.per_doc]
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"n_docs": self.n_docs, **self.figures()}
+
+def without_singletons(entities: Sequence[Sequence[Mention]]) -> list[Sequence[Mention]]:
+    """The entities of more than one mention (``--no-singletons``: the CoNLL-2012 shared task removed them
+    from the key, OntoNotes having none; the scorers keep whatever they are given)."""
+    return [e for e in entities if len(e) > 1]
 
 
-def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any]) -> CorefScores:
+def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any], *,
+                    keep_singletons: bool = True) -> CorefScores:
     """Every metric over paired documents (:class:`~spacy_anno_eval.coref.conll2012.CorefDocument`), micro over
     them. Key and response must have the same documents in the same order with the same tokens; the first
-    difference is an :class:`InputError` naming it."""
+    difference is an :class:`InputError` naming it. ``keep_singletons=False`` removes single-mention entities
+    from both sides first."""
     if len(key_docs) != len(response_docs):
         raise InputError(f"the key has {len(key_docs)} documents and the response {len(response_docs)}; score "
                          f"the response of the same documents")
@@ -224,9 +260,11 @@ def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any]) -> Co
         if len(k.tokens) != len(r.tokens):
             raise InputError(f"document {k.name!r}: the key has {len(k.tokens)} tokens, the response "
                              f"{len(r.tokens)}; the files must hold the same tokens")
-        scores.add(k.entities, r.entities)
+        key, response = (k.entities, r.entities) if keep_singletons else \
+            (without_singletons(k.entities), without_singletons(r.entities))
+        scores.add(key, response, k.name)
     return scores
 
 
-__all__ = ["METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "lea", "mention_counts", "muc",
-           "score_documents"]
+__all__ = ["METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "document_counts", "figures_of",
+           "lea", "mention_counts", "muc", "score_documents", "without_singletons"]

@@ -25,7 +25,7 @@ def commands() -> dict[str, object]:
 
 def test_every_command_module_registers_its_command_in_order() -> None:
     assert list(commands()) == list(COMMANDS)
-    assert len(COMMANDS) == 15
+    assert len(COMMANDS) == 16
 
 
 def test_shared_options_have_one_help_text() -> None:
@@ -35,10 +35,13 @@ def test_shared_options_have_one_help_text() -> None:
             for opt in param.opts:
                 helps[opt][param.help].append(name)
     for opt in SHARED:
-        texts = {h: names for h, names in helps[opt].items() if not (opt == "--format" and names == ["gamma"])}
+        texts = {h: names for h, names in helps[opt].items()
+                 if not (opt == "--format" and names in (["gamma"], ["coref"]))}
         assert len(texts) == 1, f"{opt} has several help texts: {dict(helps[opt])}"
     # gamma's --format names gamma's own formats beside the corpora's (one more help text, on purpose)
     assert any("γ's own" in h for h, names in helps["--format"].items() if names == ["gamma"])
+    # coref's --format names the coreference formats, which no span reader reads
+    assert any("conll2012" in h for h, names in helps["--format"].items() if names == ["coref"])
     # the options every streaming / reporting command shares are really shared
     assert set(next(iter(helps["--quiet"].values()))) == set(COMMANDS) - {"adjudicate"}
     assert set(next(iter(helps["--dask"].values()))) == {"score", "qa", "compare", "agreement", "iaa", "gamma",

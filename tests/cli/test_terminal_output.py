@@ -318,7 +318,7 @@ def test_convert_prints_one_readable_line(inputs: dict[str, Path]) -> None:
 
 
 COMMANDS = ("score", "qa", "compare", "adjudicate", "agreement", "iaa", "bdm", "gamma", "align", "relations", "noisy",
-            "trees", "benchmark", "sets", "convert")
+            "trees", "coref", "benchmark", "sets", "convert")
 BRACKETS = {"bdm": "[owl]", "benchmark": "[benchmark]"}
 
 

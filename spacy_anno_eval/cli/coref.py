@@ -1,0 +1,59 @@
+"""``anno-eval coref``: coreference of a RESPONSE against a KEY, every standard metric."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from .app import JsonOut, Quiet, app, warn_same_input
+
+CorefFormat = Literal["conll2012"]
+
+
+@app.command()
+def coref(
+    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key coreference file (CoNLL-2011/2012 columns).")],
+    response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response coreference file, the same "
+                                                                      "documents and tokens.")],
+    fmt: Annotated[CorefFormat, typer.Option("--format", "-f", help="The files' format: conll2012 (the "
+                                                                    "coreference brackets in the last "
+                                                                    "column).")] = "conll2012",
+    keep_singletons: Annotated[bool, typer.Option("--keep-singletons/--no-singletons", help="Score single-mention "
+                                                                                              "entities (the "
+                                                                                              "official scorer "
+                                                                                              "scores what it is "
+                                                                                              "given) or remove "
+                                                                                              "them from both "
+                                                                                              "sides.")] = True,
+    json_out: JsonOut = None,
+    per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document figures in the "
+                                                                         "JSON.")] = True,
+    quiet: Quiet = False,
+) -> None:
+    """Score coreference: MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA, mention detection and the CoNLL average,
+    micro over documents, as the official CoNLL-2012 scorer counts them."""
+    from ..files import check_outputs
+
+    quiet = check_outputs([key, response], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    warn_same_input(key, response)
+    from ..coref.conll2012 import read_conll2012
+    from ..coref.metrics import score_documents
+
+    scores = score_documents(read_conll2012(key), read_conll2012(response), keep_singletons=keep_singletons)
+    result = scores.to_dict(per_doc=per_doc)
+    result["settings"] = {"format": fmt, "match": "exact", "keep_singletons": keep_singletons}
+    if json_out is not None:
+        from ..report.json import write_json
+
+        write_json(result, json_out)
+    if not quiet:
+        from ..report.coref_terminal import coref_lines
+        from ..report.written_terminal import written_line
+
+        singletons = "singletons kept" if keep_singletons else "singletons removed"
+        for line in coref_lines(result, f"{fmt}, exact matching, {singletons}"):
+            typer.echo(line)
+        if json_out is not None:
+            typer.echo(written_line("report", json_out), err=True)

@@ -1,0 +1,100 @@
+"""``anno-eval coref`` (issue 29): JSON keys as fractions, per-document figures, singletons kept or removed, a
+table that fits 80 columns in a pipe, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_anno_eval.cli.app import app
+
+runner = CliRunner()
+
+KEY = """#begin document (d1); part 000
+w 0 0 Ada (0
+w 0 1 Lovelace 0)
+w 0 2 met -
+w 0 3 Babbage (1)
+w 0 4 and -
+w 0 5 she (0)
+w 0 6 wrote (2)
+#end document
+#begin document (d2); part 000
+w 0 0 He (3)
+w 0 1 said -
+w 0 2 he (3)
+#end document
+"""
+RESPONSE = KEY.replace("w 0 5 she (0)", "w 0 5 she (1)").replace("w 0 6 wrote (2)", "w 0 6 wrote -")
+
+
+@pytest.fixture
+def files(tmp_path):
+    key, response = tmp_path / "key.conll", tmp_path / "response.conll"
+    key.write_text(KEY, encoding="utf8")
+    response.write_text(RESPONSE, encoding="utf8")
+    return key, response
+
+
+def test_json_holds_every_metric_as_fractions_and_each_document(files, tmp_path):
+    out = tmp_path / "coref.json"
+    result = runner.invoke(app, ["coref", *map(str, files), "--json", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text(encoding="utf8"))
+    for metric in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions"):
+        assert set(data[metric]) == {"r", "p", "f"} and all(0 <= v <= 1 for v in data[metric].values()), metric
+    assert data["conll"]["f"] == pytest.approx((data["muc"]["f"] + data["bcub"]["f"] + data["ceafe"]["f"]) / 3)
+    # d1: key {Ada Lovelace, she} {Babbage} {wrote}, response {Ada Lovelace} {Babbage, she}: MUC R 0/1, P 0/1;
+    # d2: {He, he} on both sides, 1/1: micro R = P = 1/2
+    assert data["n_docs"] == 2 and data["muc"] == {"r": 0.5, "p": 0.5, "f": 0.5}
+    assert [d["id"] for d in data["per_doc"]] == ["(d1); part 000", "(d2); part 000"]
+    assert data["per_doc"][1]["muc"]["f"] == 1.0 and data["per_doc"][0]["mentions"]["r"] == pytest.approx(3 / 4)
+    assert data["settings"] == {"format": "conll2012", "match": "exact", "keep_singletons": True}
+
+
+def test_singletons_removed_leave_the_entities_of_two_or_more(files, tmp_path):
+    out = tmp_path / "coref.json"
+    assert runner.invoke(app, ["coref", *map(str, files), "--no-singletons", "--json", str(out), "-q"]).exit_code == 0
+    data = json.loads(out.read_text(encoding="utf8"))
+    # key mentions left: Ada Lovelace, she (d1), He, he (d2); response: Babbage, she, He, he
+    assert data["mentions"]["r"] == pytest.approx(3 / 4) and data["mentions"]["p"] == pytest.approx(3 / 4)
+    assert data["settings"]["keep_singletons"] is False
+
+
+def test_the_table_fits_80_columns_in_a_pipe(files):
+    done = subprocess.run([sys.executable, "-m", "spacy_anno_eval", "coref", *map(str, files)], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "COLUMNS": "80"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("2 documents") and any(line.split()[:1] == ["CoNLL"] for line in lines)
+
+
+def test_mismatched_documents_and_bad_files_are_exit_2_in_one_line(files, tmp_path):
+    key, _ = files
+    other = tmp_path / "other.conll"
+    other.write_text(KEY.replace("(d2)", "(d9)"), encoding="utf8")
+    broken = tmp_path / "broken.conll"
+    broken.write_text("#begin document (d1);\nw 0 0 a (0\n#end document\n", encoding="utf8")
+    for response, message in ((other, "the key's is '(d2); part 000'"), (broken, "still open")):
+        result = runner.invoke(app, ["coref", str(key), str(response)])
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_official_cases_through_the_command(tmp_path):
+    from tests.conftest import shared_file
+
+    key = shared_file("coreference", "conll2012", "DataFiles", "TC-A.key")
+    response = shared_file("coreference", "conll2012", "DataFiles", "TC-A-11.response")
+    out = tmp_path / "a11.json"
+    result = runner.invoke(app, ["coref", str(key), str(response), "--json", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text(encoding="utf8"))
+    assert (data["muc"]["r"], data["muc"]["p"]) == pytest.approx((1.0, 0.6))  # CorefMetricTestConfig.pm:120
+    assert data["bcub"]["p"] == pytest.approx(0.3888888889)
