@@ -432,6 +432,19 @@ def example_docs(examples: Iterable[Any]) -> tuple[list[Any], list[Any]]:
     return [r for r, _ in pairs], [p for _, p in pairs]
 
 
+def example_clusters(examples: Iterable[Any], prefix: str) -> list[tuple[str, list[Any], list[Any]]]:
+    """``(doc id, reference clusters, predicted clusters)`` of every Example, in order: each cluster a span group
+    whose key starts with ``prefix`` (spacy-experimental's coref convention, ``coref_clusters_1``, ...), as the
+    tuple of its mentions' character offsets ``(start_char, end_char)`` (so a predicted Doc's own tokenization
+    does not matter); empty groups are left out."""
+    def clusters(doc: Any) -> list[Any]:
+        return [tuple((s.start_char, s.end_char) for s in group)
+                for key, group in sorted(doc.spans.items()) if key.startswith(prefix) and len(group)]
+
+    return [(doc_id(eg.reference, i), clusters(eg.reference), clusters(eg.predicted))
+            for i, eg in enumerate(examples)]
+
+
 def doc_relations(doc: Any) -> Any:
     """The raw relations a Doc carries: ``doc._.relations`` when that extension is set, else
     ``doc.user_data["relations"]`` (``None`` when neither is)."""
