@@ -9,17 +9,25 @@ import typer
 
 from .app import JsonOut, Quiet, app, warn_same_input
 
-CorefFormat = Literal["conll2012"]
+CorefFormat = Literal["conll2012", "corefud"]
+BlancRule = Literal["auto", "conll", "corefud"]
 
 
 @app.command()
 def coref(
-    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key coreference file (CoNLL-2011/2012 columns).")],
+    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key coreference file (CoNLL-2011/2012 columns, or "
+                                                             "CorefUD 1.0 CoNLL-U).")],
     response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response coreference file, the same "
                                                                       "documents and tokens.")],
     fmt: Annotated[CorefFormat, typer.Option("--format", "-f", help="The files' format: conll2012 (the "
-                                                                    "coreference brackets in the last "
-                                                                    "column).")] = "conll2012",
+                                                                    "brackets in the last column) or corefud "
+                                                                    "(Entity= in MISC; exact "
+                                                                    "matching).")] = "conll2012",
+    blanc: Annotated[BlancRule, typer.Option("--blanc", help="BLANC where the key lacks a kind of link: conll "
+                                                             "(the Perl scorer: the other kind alone), corefud "
+                                                             "(the CorefUD scorer: a 0 averaged in unless the "
+                                                             "response lacks it too); auto: the format's own "
+                                                             "scorer.")] = "auto",
     keep_singletons: Annotated[bool, typer.Option("--keep-singletons/--no-singletons", help="Score single-mention "
                                                                                               "entities (the "
                                                                                               "official scorer "
@@ -38,12 +46,16 @@ def coref(
 
     quiet = check_outputs([key, response], [json_out]) or quiet  # before any work; JSON on stdout: no table
     warn_same_input(key, response)
-    from ..coref.conll2012 import read_conll2012
     from ..coref.metrics import score_documents
 
-    scores = score_documents(read_conll2012(key), read_conll2012(response), keep_singletons=keep_singletons)
+    if fmt == "corefud":
+        from ..coref.corefud import read_corefud as read
+    else:
+        from ..coref.conll2012 import read_conll2012 as read
+    rule = ("corefud" if fmt == "corefud" else "conll") if blanc == "auto" else blanc
+    scores = score_documents(read(key), read(response), keep_singletons=keep_singletons, blanc=rule)
     result = scores.to_dict(per_doc=per_doc)
-    result["settings"] = {"format": fmt, "match": "exact", "keep_singletons": keep_singletons}
+    result["settings"] = {"format": fmt, "match": "exact", "keep_singletons": keep_singletons, "blanc": rule}
     if json_out is not None:
         from ..report.json import write_json
 
@@ -53,7 +65,7 @@ def coref(
         from ..report.written_terminal import written_line
 
         singletons = "singletons kept" if keep_singletons else "singletons removed"
-        for line in coref_lines(result, f"{fmt}, exact matching, {singletons}"):
+        for line in coref_lines(result, f"{fmt}, exact matching, {singletons}, BLANC as {rule}"):
             typer.echo(line)
         if json_out is not None:
             typer.echo(written_line("report", json_out), err=True)

@@ -1,5 +1,5 @@
-"""Coreference: the CoNLL-2011/2012 reader and every standard metric (MUC, B³, CEAFm, CEAFe, BLANC, LEA, the
-CoNLL average, mention detection) as the official CoNLL-2012 scorer counts them.
+"""Coreference: the CoNLL-2011/2012 and CorefUD 1.0 readers and every standard metric (MUC, B³, CEAFm, CEAFe,
+BLANC, LEA, the CoNLL average, mention detection) as the official scorers count them.
 
 Imports are lazy: naming a function imports its module.
 """
@@ -10,5 +10,6 @@ from ..lazy import lazy_package
 
 __getattr__, __dir__, __all__ = lazy_package(__name__, """
     conll2012: read_conll2012 CorefDocument
+    corefud: read_corefud
     metrics: score_documents CorefScores
 """)

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 
 Mention = tuple[int, int]
 Entity = frozenset[Mention]
@@ -162,11 +162,24 @@ def _prf(rn: float, rd: float, pn: float, pd: float) -> dict[str, float]:
     return {"r": r, "p": p, "f": 2 * p * r / (p + r) if p + r else 0.0}
 
 
-def blanc_prf(c: Sequence[float]) -> dict[str, float]:
-    """BLANC's R, P and F from its eight summed counts, with the official scorer's rule for a key without
-    coreference (or non-coreference) links: the other kind alone; neither, 0."""
-    ra = c[0] / c[1] if c[1] else None
-    rr = c[4] / c[5] if c[5] else None
+#: where a kind of link is missing, BLANC keeps the other kind alone: when the key lacks it (the CoNLL-2012 Perl
+#: scorer) or only when key and response both lack it (the CorefUD scorer, which otherwise averages in a 0)
+BLANC_RULES = ("conll", "corefud")
+
+
+def blanc_prf(c: Sequence[float], rule: str = "conll") -> dict[str, float]:
+    """BLANC's R, P and F from its eight summed counts. A kind of link (coreference, non-coreference) is left
+    out of the mean when the key has none of it (``rule="conll"``, the official CoNLL-2012 scorer), or only when
+    neither side has any (``"corefud"``, the CorefUD scorer: a kind the key lacks but the response has scores
+    0); with both kinds left out, 0."""
+    if rule not in BLANC_RULES:
+        raise ConfigError(f"the BLANC rule must be one of {', '.join(BLANC_RULES)}, got {rule!r}")
+    if rule == "corefud":
+        ra = None if not c[1] and not c[3] else (c[0] / c[1] if c[1] else 0.0)
+        rr = None if not c[5] and not c[7] else (c[4] / c[5] if c[5] else 0.0)
+    else:
+        ra = c[0] / c[1] if c[1] else None
+        rr = c[4] / c[5] if c[5] else None
     pa = c[2] / c[3] if c[3] else 0.0
     pr = c[6] / c[7] if c[7] else 0.0
     fa = 2 * pa * ra / (pa + ra) if ra is not None and pa + ra else 0.0
@@ -188,9 +201,10 @@ def document_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequenc
             "blanc": blanc_counts(k, r), "lea": lea(k, r), "mentions": mention_counts(k, r)}
 
 
-def figures_of(counts: dict[str, Sequence[float]]) -> dict[str, dict[str, float]]:
-    """``{metric: {"r", "p", "f"}}`` of (summed) counts, and ``conll``: the mean F of MUC, B³ and CEAFe."""
-    out = {name: (blanc_prf(c) if name == "blanc" else _prf(*c)) for name, c in counts.items()}
+def figures_of(counts: dict[str, Sequence[float]], blanc: str = "conll") -> dict[str, dict[str, float]]:
+    """``{metric: {"r", "p", "f"}}`` of (summed) counts, and ``conll``: the mean F of MUC, B³ and CEAFe.
+    ``blanc``: the rule of :func:`blanc_prf`."""
+    out = {name: (blanc_prf(c, blanc) if name == "blanc" else _prf(*c)) for name, c in counts.items()}
     out["conll"] = {"f": (out["muc"]["f"] + out["bcub"]["f"] + out["ceafe"]["f"]) / 3} if counts else {"f": 0.0}
     return out
 
@@ -203,6 +217,7 @@ class CorefScores:
     counts: dict[str, list[float]] = field(default_factory=dict)
     n_docs: int = 0
     per_doc: list[tuple[str, dict[str, tuple[float, ...]]]] = field(default_factory=list)
+    blanc: str = "conll"
 
     def add(self, key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]], name: str = "") -> None:
         """Add one document's counts (its key and response entities; ``name``: its id)."""
@@ -216,7 +231,9 @@ class CorefScores:
 
     def merge(self, other: CorefScores) -> CorefScores:
         """The scores of both sets of documents."""
-        out = CorefScores({k: list(v) for k, v in self.counts.items()}, self.n_docs, list(self.per_doc))
+        if other.blanc != self.blanc:
+            raise ConfigError(f"cannot merge coref scores of BLANC rules {self.blanc!r} and {other.blanc!r}")
+        out = CorefScores({k: list(v) for k, v in self.counts.items()}, self.n_docs, list(self.per_doc), self.blanc)
         for metric, values in other.counts.items():
             total = out.counts.setdefault(metric, [0.0] * len(values))
             for i, v in enumerate(values):
@@ -227,13 +244,13 @@ class CorefScores:
 
     def figures(self) -> dict[str, dict[str, float]]:
         """``{metric: {"r", "p", "f"}}`` for every metric, and ``conll`` (the mean F of MUC, B³ and CEAFe)."""
-        return figures_of(self.counts)
+        return figures_of(self.counts, self.blanc)
 
     def to_dict(self, per_doc: bool = True) -> dict[str, Any]:
         """JSON-ready: the number of documents, every metric's figures and, with ``per_doc``, each document's."""
         out: dict[str, Any] = {"n_docs": self.n_docs, **self.figures()}
         if per_doc:
-            out["per_doc"] = [{"id": name, **figures_of(counts)} for name, counts in self.per_doc]
+            out["per_doc"] = [{"id": name, **figures_of(counts, self.blanc)} for name, counts in self.per_doc]
         return out
 
 
@@ -244,15 +261,17 @@ def without_singletons(entities: Sequence[Sequence[Mention]]) -> list[Sequence[M
 
 
 def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any], *,
-                    keep_singletons: bool = True) -> CorefScores:
+                    keep_singletons: bool = True, blanc: str = "conll") -> CorefScores:
     """Every metric over paired documents (:class:`~spacy_anno_eval.coref.conll2012.CorefDocument`), micro over
     them. Key and response must have the same documents in the same order with the same tokens; the first
     difference is an :class:`InputError` naming it. ``keep_singletons=False`` removes single-mention entities
-    from both sides first."""
+    from both sides first. ``blanc``: the BLANC rule (:func:`blanc_prf`; ``"corefud"`` as the CorefUD scorer)."""
     if len(key_docs) != len(response_docs):
         raise InputError(f"the key has {len(key_docs)} documents and the response {len(response_docs)}; score "
                          f"the response of the same documents")
-    scores = CorefScores()
+    if blanc not in BLANC_RULES:
+        raise ConfigError(f"the BLANC rule must be one of {', '.join(BLANC_RULES)}, got {blanc!r}")
+    scores = CorefScores(blanc=blanc)
     for i, (k, r) in enumerate(zip(key_docs, response_docs, strict=True)):
         if k.name != r.name:
             raise InputError(f"document {i + 1}: the key's is {k.name!r}, the response's {r.name!r}; give both "
@@ -266,5 +285,5 @@ def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any], *,
     return scores
 
 
-__all__ = ["METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "document_counts", "figures_of",
-           "lea", "mention_counts", "muc", "score_documents", "without_singletons"]
+__all__ = ["BLANC_RULES", "METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "document_counts",
+           "figures_of", "lea", "mention_counts", "muc", "score_documents", "without_singletons"]

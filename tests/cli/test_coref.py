@@ -54,7 +54,7 @@ def test_json_holds_every_metric_as_fractions_and_each_document(files, tmp_path)
     assert data["n_docs"] == 2 and data["muc"] == {"r": 0.5, "p": 0.5, "f": 0.5}
     assert [d["id"] for d in data["per_doc"]] == ["(d1); part 000", "(d2); part 000"]
     assert data["per_doc"][1]["muc"]["f"] == 1.0 and data["per_doc"][0]["mentions"]["r"] == pytest.approx(3 / 4)
-    assert data["settings"] == {"format": "conll2012", "match": "exact", "keep_singletons": True}
+    assert data["settings"] == {"format": "conll2012", "match": "exact", "keep_singletons": True, "blanc": "conll"}
 
 
 def test_singletons_removed_leave_the_entities_of_two_or_more(files, tmp_path):
@@ -98,3 +98,18 @@ def test_the_official_cases_through_the_command(tmp_path):
     data = json.loads(out.read_text(encoding="utf8"))
     assert (data["muc"]["r"], data["muc"]["p"]) == pytest.approx((1.0, 0.6))  # CorefMetricTestConfig.pm:120
     assert data["bcub"]["p"] == pytest.approx(0.3888888889)
+
+
+def test_corefud_files_and_the_blanc_rule_through_the_command(tmp_path):
+    from tests.conftest import shared_file
+
+    key = shared_file("coreference", "corefud", "exact-match", "TC-M.key")
+    response = shared_file("coreference", "corefud", "exact-match", "TC-M-3.response")
+    for rule, recall in (("auto", 0.13333), ("conll", 0.26667)):
+        out = tmp_path / f"{rule}.json"
+        result = runner.invoke(app, ["coref", str(key), str(response), "--format", "corefud", "--blanc", rule,
+                                     "--json", str(out), "-q"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(out.read_text(encoding="utf8"))
+        assert data["blanc"]["r"] == pytest.approx(recall, abs=1e-4)  # M3: unittests-corefud.py vs the Perl rule
+        assert data["settings"]["blanc"] == ("corefud" if rule == "auto" else rule)

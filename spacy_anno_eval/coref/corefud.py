@@ -1,0 +1,144 @@
+"""CorefUD 1.0 (CoNLL-U with coreference in MISC), read for exact matching.
+
+``# newdoc id = NAME`` starts a document; every word line (an integer id, or
+``N.M`` for an empty node that a zero mention may occupy; ``N-M`` multiword
+ranges are skipped) is one position of the document. The ``Entity=`` value of
+the MISC column holds the brackets (CorefUD 1.0 guidelines, "Coreference"):
+``(e5-person-2-...`` opens a mention of entity ``e5`` whose head is its 2nd
+word, ``e5)`` closes it, ``(e5-person-1-)`` is a one-word mention; several are
+written together (``(e1-x-1-)(e2-x-1-``, ``e1)e2)``). A discontinuous mention
+has numbered parts, ``(e5[1/2]-...`` ... ``e5[1/2])`` ... ``(e5[2/2]-...)``: its
+words are the union of the parts.
+
+A mention is the tuple of its words' positions in the document (sorted), so
+two mentions match exactly when they cover the same words, as the CorefUD
+scorer matches them under ``exact``. A mention written in two entities is kept
+in the **last** one, as the CorefUD scorer keeps it, with a
+:class:`~spacy_anno_eval.errors.CorefWarning`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+
+from ..errors import CorefWarning, InputError
+from ..io.parse import read_text
+from .conll2012 import CorefDocument
+
+PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>\d+)/(?P<n>\d+)\])?$")
+
+
+def _brackets(value: str, where: str) -> list[tuple[str, str, bool]]:
+    """``(kind, eid, single)`` of an ``Entity=`` value: kind ``open`` or ``close``; ``single`` for ``(...)``."""
+    out, i = [], 0
+    while i < len(value):
+        if value[i] == "(":
+            j = i + 1
+            while j < len(value) and value[j] not in "()":
+                j += 1
+            content = value[i + 1:j]
+            single = j < len(value) and value[j] == ")"
+            out.append(("open", content.split("-", 1)[0], single))
+            i = j + 1 if single else j
+        else:
+            j = value.find(")", i)
+            if j < 0:
+                raise InputError(f"{where}: Entity={value!r} is not a CorefUD entity value ('(eid-...', 'eid)')")
+            out.append(("close", value[i:j], False))
+            i = j + 1
+    return out
+
+
+def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[CorefDocument]:
+    """The documents of a CorefUD 1.0 file, in file order (see the module); an unclosed or unopened bracket,
+    a word line before ``# newdoc`` in a file that has one, and a file without words are
+    :class:`~spacy_anno_eval.errors.InputError` naming the file and line."""
+    text = read_text(path, encoding)
+    docs: list[CorefDocument] = []
+    state: dict | None = None
+    moved = 0
+
+    def finish(where: str) -> None:
+        nonlocal moved
+        if state is None:
+            return
+        unclosed = [e for e, stack in state["open"].items() if stack]
+        if unclosed:
+            raise InputError(f"{where}: document {state['name']!r} ends with mentions of {', '.join(unclosed)} "
+                             f"still open; close each '(eid-...' with 'eid)'")
+        owner: dict[tuple[int, ...], str] = {}
+        for mention, entity in state["mentions"]:  # in order of closing: a mention in two entities stays in the last
+            if mention in owner and owner[mention] != entity:
+                moved += 1
+            owner[mention] = entity
+        by_entity: dict[str, list[tuple[int, ...]]] = {}
+        for mention, entity in owner.items():
+            by_entity.setdefault(entity, []).append(mention)
+        entities = sorted((tuple(sorted(ms)) for ms in by_entity.values()), key=lambda ms: ms[0])
+        docs.append(CorefDocument(state["name"], tuple(state["words"]), tuple(entities)))
+
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\n")
+        where = f"{path}:{n}"
+        if line.startswith("#"):
+            if line.startswith("# newdoc"):
+                finish(where)
+                name = line.partition("=")[2].strip() if "=" in line else f"doc{len(docs) + 1}"
+                state = {"name": name, "words": [], "open": {}, "parts": {}, "mentions": []}
+            continue
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(f"{where}: a CoNLL-U word line has 10 tab-separated columns, this one {len(cols)}")
+        if "-" in cols[0]:
+            continue  # a multiword token's range: its words follow
+        if state is None:
+            state = {"name": "doc1", "words": [], "open": {}, "parts": {}, "mentions": []}
+        position = len(state["words"])
+        state["words"].append(cols[1])
+        entity = next((f[len("Entity="):] for f in cols[9].split("|") if f.startswith("Entity=")), None)
+        if not entity:
+            continue
+        for kind, eid, single in _brackets(entity, where):
+            part = PART.match(eid)
+            if part is None:
+                raise InputError(f"{where}: {eid!r} is not an entity id")
+            base, k, total = part.group("eid"), part.group("k"), part.group("n")
+            if kind == "open":
+                if single:
+                    _close(state, base, k, total, [position], position)
+                else:
+                    state["open"].setdefault(eid, []).append(position)
+            else:
+                stack = state["open"].get(eid)
+                if not stack:
+                    raise InputError(f"{where}: {eid}) closes a mention that no '({eid}-...' opened")
+                start = stack.pop()
+                _close(state, base, k, total, list(range(start, position + 1)), position)
+    finish(f"{path}")
+    if not docs or not any(d.tokens for d in docs):
+        raise InputError(f"{path}: nothing to compare: no word lines in the file")
+    if moved:
+        warnings.warn(f"{path}: {moved} mention{'s' if moved > 1 else ''} written in two entities kept in the "
+                      f"last, as the CorefUD scorer keeps them", CorefWarning, stacklevel=2)
+    return docs
+
+
+def _close(state: dict, base: str, k: str | None, total: str | None, words: list[int], position: int) -> None:
+    """A mention (or a part of a discontinuous one) is complete: record it once all its parts are."""
+    if k is None:
+        state["mentions"].append((tuple(words), base))
+        return
+    key = (base, int(total))
+    parts = state["parts"].setdefault(key, {})
+    parts[int(k)] = words
+    if len(parts) == int(total):
+        merged = sorted({w for p in parts.values() for w in p})
+        state["mentions"].append((tuple(merged), base))
+        del state["parts"][key]
+
+
+__all__ = ["read_corefud"]

@@ -1,0 +1,65 @@
+"""The CorefUD 1.0 reader on hand-made files: joined brackets, discontinuous mentions, empty nodes, a mention in
+two entities (kept in the last, as the CorefUD scorer keeps it), and its refusals."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from spacy_anno_eval.coref.corefud import read_corefud
+from spacy_anno_eval.errors import CorefWarning, InputError
+
+
+def line(i: str, form: str, entity: str = "") -> str:
+    return "\t".join([i, form, "_", "_", "_", "_", "0", "_", "_", f"Entity={entity}" if entity else "_"])
+
+
+DOC = "\n".join([
+    "# newdoc id = d1", "# global.Entity = eid-etype-head-other", "# sent_id = 1",
+    line("1", "Ada", "(e1-person-1-"),
+    line("2", "Lovelace", "e1)"),
+    line("3", "and", "(e2[1/2]-person-1-)"),
+    line("4", "Babbage", "(e3-person-1-)"),
+    line("4.1", "_", "(e1-person-1-)"),           # an empty node: a zero mention of Ada
+    line("5", "met", "(e2[2/2]-person-1-)"),
+    "", "# newdoc id = d2", "# sent_id = 2",
+    line("1-2", "dont"),                            # a multiword range: skipped
+    line("1", "do", "(e4-x-1-)(e5-x-1-"),
+    line("2", "n't", "e5)"),
+    "",
+])
+
+
+def write(tmp_path, text):
+    path = tmp_path / "f.conllu"
+    path.write_text(text, encoding="utf8")
+    return path
+
+
+def test_words_entities_discontinuous_mentions_and_empty_nodes(tmp_path):
+    d1, d2 = read_corefud(write(tmp_path, DOC))
+    assert (d1.name, d2.name) == ("d1", "d2")
+    assert d1.tokens == ("Ada", "Lovelace", "and", "Babbage", "_", "met") and d2.tokens == ("do", "n't")
+    assert d1.entities == (((0, 1), (4,)), ((2, 5),), ((3,),))  # e2's two parts make one mention: words 2 and 5
+    assert d2.entities == (((0,),), ((0, 1),))  # "do" alone (e4) and "do n't" (e5), joined brackets
+
+
+def test_a_mention_in_two_entities_stays_in_the_last_with_a_warning(tmp_path):
+    text = DOC.replace(line("4", "Babbage", "(e3-person-1-)"), line("4", "Babbage", "(e3-person-1-)(e1-person-1-)"))
+    with pytest.warns(CorefWarning, match="1 mention written in two entities kept in the last"):
+        d1, _ = read_corefud(write(tmp_path, text))
+    assert ((3,),) not in d1.entities and (0, 1) in d1.entities[0] and (3,) in d1.entities[0]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# newdoc id = d\n" + line("1", "a", "(e1-x-1-") + "\n", "still open"),
+    ("# newdoc id = d\n" + line("1", "a", "e1)") + "\n", "no '\\(e1-...' opened"),
+    ("# newdoc id = d\n1\ta\n", "10 tab-separated columns"),
+    ("# newdoc id = d\n", "nothing to compare"),
+])
+def test_what_cannot_be_read_is_refused_naming_the_line(tmp_path, text, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InputError, match=message):
+            read_corefud(write(tmp_path, text))
