@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compare_terminal import shorten
-from .rows import figure
+from .rows import figure, shorten
 
 WIDTH = 80
 DECISION_NAMES = {"correct": "correct", "label_error": "label errors", "boundary_error": "boundary errors",

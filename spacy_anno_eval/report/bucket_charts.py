@@ -11,15 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from .escape import esc
-from .rows import pct
+from .rows import pct, shorten
 
 BAR_WIDTH = 300
 ROW = 20
 LABEL_WIDTH = 110
-
-
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
 def bucket_chart(section: dict[str, Any]) -> str:
@@ -38,7 +34,7 @@ def bucket_chart(section: dict[str, Any]) -> str:
                        f'stroke-width="1.5"></line>')
         tip = f"{name}: strict F {pct(f)}, lenient F {pct(v['lenient']['f'])}; key {v['key']}, response {v['response']}"
         rows.append(f'<g class="bucket"><title>{esc(tip)}</title>'
-                    f'<text x="{LABEL_WIDTH - 6}" y="{y + 14}" text-anchor="end">{esc(_shorten(name, 16))}</text>'
+                    f'<text x="{LABEL_WIDTH - 6}" y="{y + 14}" text-anchor="end">{esc(shorten(name, 16))}</text>'
                     f'<rect x="{LABEL_WIDTH}" y="{y + 3}" width="{width}" height="{ROW - 6}" fill="#7950f2"></rect>'
                     f'{whisker}<text x="{LABEL_WIDTH + BAR_WIDTH + 8}" y="{y + 14}">{pct(f)} '
                     f'({esc(v["key"])} / {esc(v["response"])})</text></g>')

@@ -12,15 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from .escape import esc
-from .rows import figure, pct
+from .rows import figure, pct, shorten
 
 BAR_WIDTH = 320
 ROW = 20
 LABEL_WIDTH = 150
-
-
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
 def type_f_chart(report: dict[str, Any], measure: str = "strict", chart_id: str | None = "type-chart") -> str:
@@ -35,7 +31,7 @@ def type_f_chart(report: dict[str, Any], measure: str = "strict", chart_id: str 
         y = i * ROW
         width = max(round(f * BAR_WIDTH), 1)
         rows.append(f'<g class="bar"><title>{esc(label)}: F {esc(measure)} {pct(f)}</title>'
-                    f'<text x="{LABEL_WIDTH - 6}" y="{y + 14}" text-anchor="end">{esc(_shorten(label, 22))}</text>'
+                    f'<text x="{LABEL_WIDTH - 6}" y="{y + 14}" text-anchor="end">{esc(shorten(label, 22))}</text>'
                     f'<rect x="{LABEL_WIDTH}" y="{y + 3}" width="{width}" height="{ROW - 6}" fill="#3a7bd5"></rect>'
                     f'<text x="{LABEL_WIDTH + width + 4}" y="{y + 14}">{pct(f)}</text></g>')
     height = len(rows) * ROW

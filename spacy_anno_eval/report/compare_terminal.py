@@ -11,19 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .rows import figure
+from .rows import figure, shorten
 
 FIGURE_NAMES = {"p": "P", "r": "R", "f": "F"}
 WIDTH = 80
-
-
-def shorten(name: str, width: int) -> str:
-    """``name`` cut to ``width`` characters, the cut shown by "…" (never cut silently).
-
-    >>> shorten("spinningbytes", 8), shorten("sjtu", 8)
-    ('spinnin…', 'sjtu')
-    """
-    return name if len(name) <= width else name[:max(width - 1, 0)] + "…"
 
 
 def _signed(value: float) -> str:
@@ -80,4 +71,4 @@ def _wrap(line: str) -> list[str]:
     return textwrap.wrap(line, WIDTH, subsequent_indent="  ")
 
 
-__all__ = ["compare_lines", "pair_lines", "shorten"]
+__all__ = ["compare_lines", "pair_lines"]

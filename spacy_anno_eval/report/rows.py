@@ -44,6 +44,16 @@ def pct(value: Any) -> str:
     return "0.00" if text == "-0.00" else text  # never a negative zero
 
 
+def shorten(name: str, width: int) -> str:
+    """``name`` cut to ``width`` characters, the cut shown by "…" (never cut silently): the one shortener of the
+    terminal tables and the pictures.
+
+    >>> shorten("spinningbytes", 8), shorten("sjtu", 8)
+    ('spinnin…', 'sjtu')
+    """
+    return name if len(name) <= width else name[:max(width - 1, 0)] + "…"
+
+
 def figure(value: Any, digits: int = 4) -> str:
     """A coefficient (kappa, pi, agreement) with ``digits`` decimals; ``n/a`` for None / NaN."""
     if value is None:
