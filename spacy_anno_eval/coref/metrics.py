@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, InputError
+from ..figures import fbeta, ratio
 
 Mention = tuple[int, int]
 Entity = frozenset[Mention]
@@ -156,10 +157,15 @@ def mention_counts(key: Sequence[Entity], response: Sequence[Entity]) -> tuple[f
     return both, float(len(k)), both, float(len(r))
 
 
+def _f1(p: float, r: float) -> float:
+    """F1 by the package's one rule (:func:`spacy_anno_eval.figures.fbeta`: 0 where P + R = 0)."""
+    return float(fbeta(p, r))
+
+
 def _prf(rn: float, rd: float, pn: float, pd: float) -> dict[str, float]:
-    r = rn / rd if rd else 0.0
-    p = pn / pd if pd else 0.0
-    return {"r": r, "p": p, "f": 2 * p * r / (p + r) if p + r else 0.0}
+    """R, P (0/0: 0, as the official scorers report it: :func:`spacy_anno_eval.figures.ratio`) and F1."""
+    r, p = float(ratio(rn, rd)), float(ratio(pn, pd))
+    return {"r": r, "p": p, "f": _f1(p, r)}
 
 
 #: where a kind of link is missing, BLANC keeps the other kind alone: when the key lacks it (the CoNLL-2012 Perl
@@ -180,10 +186,9 @@ def blanc_prf(c: Sequence[float], rule: str = "conll") -> dict[str, float]:
     else:
         ra = c[0] / c[1] if c[1] else None
         rr = c[4] / c[5] if c[5] else None
-    pa = c[2] / c[3] if c[3] else 0.0
-    pr = c[6] / c[7] if c[7] else 0.0
-    fa = 2 * pa * ra / (pa + ra) if ra is not None and pa + ra else 0.0
-    fr = 2 * pr * rr / (pr + rr) if rr is not None and pr + rr else 0.0
+    pa, pr = float(ratio(c[2], c[3])), float(ratio(c[6], c[7]))
+    fa = _f1(pa, ra) if ra is not None else 0.0
+    fr = _f1(pr, rr) if rr is not None else 0.0
     if ra is None and rr is None:
         return {"r": 0.0, "p": 0.0, "f": 0.0}
     if ra is None:
