@@ -85,9 +85,11 @@ def decision_counts(evaluation: Any) -> dict[str, Any]:
     return {"micro": counts_of(evaluation.by_type.sum(axis=0)), "per_type": per_type}
 
 
-def _check_context(context: Any) -> int:
+def check_context(context: Any, what: str = "context") -> int:
+    """``context`` (characters of text on each side of a row) when it is a whole number >= 0, else
+    :class:`ConfigError` naming ``what``."""
     if isinstance(context, bool) or not isinstance(context, (int, np.integer)) or context < 0:
-        raise ConfigError(f"context must be a whole number of characters >= 0, got {context!r}")
+        raise ConfigError(f"{what} must be a whole number of characters >= 0, got {context!r}")
     return int(context)
 
 
@@ -113,7 +115,7 @@ def decision_rows(evaluation: Any, *, which: Sequence[str] | None = None,
     columns. Raises :class:`~spacy_anno_eval.errors.ConfigError` when the evaluation keeps no pairs.
     """
     wanted = _check_which(which)
-    width = _check_context(context)
+    width = check_context(context)
     al = evaluation.require_pairs("the decision rows (errors())")
     codes = [s for s, name in DECISION_OF_STATUS.items() if name in wanted]
     keep = np.flatnonzero(np.isin(al.status, codes))
@@ -140,5 +142,5 @@ def decision_rows(evaluation: Any, *, which: Sequence[str] | None = None,
     return rows
 
 
-__all__ = ["COLUMNS", "CONTEXT", "DECISIONS", "DECISION_OF_STATUS", "ERRORS", "MAPPING", "counts_of",
+__all__ = ["COLUMNS", "CONTEXT", "DECISIONS", "DECISION_OF_STATUS", "ERRORS", "MAPPING", "check_context", "counts_of",
            "decision_counts", "decision_rows"]

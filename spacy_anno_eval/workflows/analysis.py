@@ -19,7 +19,7 @@ which keeps no pairs, what it cannot have).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
@@ -44,7 +44,6 @@ class AnalysisSettings:
     context: int = 40
     key_set: str = "ents"
     train_format: str = "auto"
-    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from ..resampling.intervals import check_samples
@@ -56,22 +55,20 @@ class AnalysisSettings:
         if self.train is not None and not self.buckets:
             raise ConfigError("--train gives the training data of the frequency and consistency buckets; give "
                               "--buckets with it")
-        if isinstance(self.context, bool) or not isinstance(self.context, int) or self.context < 0:
-            raise ConfigError(f"--context must be a whole number of characters >= 0, got {self.context!r}")
+        from ..spans.decisions import check_context
 
-    @property
-    def train_corpus(self) -> Any:
-        """The training corpus of ``train`` (read once, in the key set's format), or ``None``."""
+        check_context(self.context, "--context")
+
+    def read_train(self) -> Any:
+        """The training corpus of ``train`` (in the key's format, its key set checked), or ``None``. Read where
+        the buckets are computed, once a run: buckets need the corpus in one part."""
         if self.train is None:
             return None
-        cached = self.__dict__.get("_train_corpus")
-        if cached is None:
-            from ..io import read_corpus
+        from ..io import read_corpus
 
-            cached = read_corpus(self.train, format=self.train_format, selectors=[self.key_set])
-            cached.check_sets([self.key_set], "training corpus")
-            object.__setattr__(self, "_train_corpus", cached)
-        return cached
+        corpus = read_corpus(self.train, format=self.train_format, selectors=[self.key_set])
+        corpus.check_sets([self.key_set], "training corpus")
+        return corpus
 
     def needs_pairs(self, gathered: tuple[str, ...] = ()) -> list[str]:
         """The options asked for that need the pairs of the whole corpus (command-line names), less those a
@@ -89,18 +86,28 @@ class AnalysisSettings:
                               f"(--shards, --dask, --chunk-docs) keeps none; run without streaming")
 
 
-def analysis_sections(evaluation: Any, settings: AnalysisSettings, *, client: Any = None) -> dict[str, Any]:
-    """The report sections ``settings`` asks for (see the module), JSON-ready."""
+def analysis_sections(evaluation: Any, settings: AnalysisSettings, *, confusion: dict[str, Any] | None = None,
+                      by_doc_type: tuple[list[str], Any] | None = None, buckets: list[Any] | None = None,
+                      client: Any = None) -> dict[str, Any]:
+    """The report sections ``settings`` asks for (see the module), JSON-ready. What a door gathered shard by
+    shard while the pairs existed (qa) is given instead of being asked of the evaluation: ``confusion``
+    (``{"coextensive"|"any": SpanConfusion}``), ``by_doc_type`` (labels and counts per document and type, for
+    the intervals) and ``buckets``."""
     out: dict[str, Any] = {"decisions": evaluation.decision_counts()}
     if settings.confusion:
-        out["confusion"] = {mode: evaluation.confusion(mode).to_dict() for mode in ("coextensive", "any")}
+        if confusion is None:
+            confusion = {mode: evaluation.confusion(mode) for mode in ("coextensive", "any")}
+        out["confusion"] = {mode: m.to_dict() for mode, m in confusion.items()}
     if settings.ci is not None:
         from ..resampling.intervals import bootstrap_intervals
 
         out["intervals"] = bootstrap_intervals(evaluation, n_samples=settings.ci, seed=settings.seed,
-                                               confidence=settings.confidence, client=client).to_dict()
+                                               confidence=settings.confidence, client=client,
+                                               by_doc_type=by_doc_type).to_dict()
     if settings.buckets:
-        out["buckets"] = bucket_sections(evaluation.buckets(train=settings.train_corpus), settings, client=client)
+        if buckets is None:
+            buckets = evaluation.buckets(train=settings.read_train())
+        out["buckets"] = bucket_sections(buckets, settings, client=client)
     return out
 
 

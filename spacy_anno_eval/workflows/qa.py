@@ -69,7 +69,7 @@ def collect_qa(evaluation: Evaluation | None, *, max_docs: int | None,
             shard.doc_type = (list(evaluation.labels),
                               count_pairs_by_doc_and_type(evaluation.alignment, len(evaluation.doc_ids)))
         if analysis.buckets:  # the CLI refuses --buckets when streaming: this shard is the corpus
-            shard.buckets = evaluation.buckets(train=analysis.train_corpus)
+            shard.buckets = evaluation.buckets(train=analysis.read_train())
     return shard
 
 
@@ -170,25 +170,18 @@ def run_qa(key: str | os.PathLike, response: str | os.PathLike, *, paths: dict[s
 
 
 def _sections(evaluation: Evaluation, analysis: Any, gathered: dict[str, Any]) -> dict[str, Any]:
-    """The error-analysis sections of the merged evaluation and what the shards gathered."""
-    out: dict[str, Any] = {"decisions": evaluation.decision_counts()}
-    if gathered["confusion"] is not None:
-        out["confusion"] = {mode: m.to_dict() for mode, m in gathered["confusion"].items()}
-    if analysis.ci is not None:
-        from ..resampling.intervals import bootstrap_intervals
+    """The error-analysis sections of the merged evaluation, with what the shards gathered
+    (:func:`~spacy_anno_eval.workflows.analysis.analysis_sections`)."""
+    from .analysis import analysis_sections
 
-        out["intervals"] = bootstrap_intervals(evaluation, n_samples=analysis.ci, seed=analysis.seed,
-                                               confidence=analysis.confidence,
-                                               by_doc_type=_doc_type_counts(gathered["doc_type"])).to_dict()
-    if analysis.buckets:
+    if analysis.buckets and len(gathered["buckets"]) != 1:
         from ..errors import ConfigError
-        from .analysis import bucket_sections
 
-        if len(gathered["buckets"]) != 1:
-            raise ConfigError("--buckets needs the whole corpus in one part (its document edges are the corpus's "
-                              "quartiles); run without --shards, --dask or --chunk-docs")
-        out["buckets"] = bucket_sections(gathered["buckets"][0], analysis)
-    return out
+        raise ConfigError("--buckets needs the whole corpus in one part (its document edges are the corpus's "
+                          "quartiles); run without --shards, --dask or --chunk-docs")
+    by_doc_type = _doc_type_counts(gathered["doc_type"]) if analysis.ci is not None else None
+    return analysis_sections(evaluation, analysis, confusion=gathered["confusion"], by_doc_type=by_doc_type,
+                             buckets=gathered["buckets"][0] if analysis.buckets else None)
 
 
 __all__ = ["QAShard", "collect_qa", "run_qa"]
