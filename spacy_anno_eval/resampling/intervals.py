@@ -82,27 +82,28 @@ def _statistics(doc_sums: np.ndarray, type_sums: np.ndarray | None, doc_weights:
     return out
 
 
+def _resample(size: int, seed: Any, n_docs: int) -> np.ndarray:
+    """One block's document weights: ``size`` resamples of ``n_docs`` documents from the block's generator."""
+    return document_weights(np.random.default_rng(seed), n_docs, size)
+
+
+def _summed(weights: np.ndarray, per_doc: np.ndarray) -> np.ndarray:
+    """Each resample's sums of ``per_doc`` (``(n_docs, ...)`` counts): ``(size, ...)``."""
+    return (weights @ per_doc.reshape(len(per_doc), -1)).reshape(len(weights), *per_doc.shape[1:])
+
+
 def _block(size: int, seed: Any, by_doc: np.ndarray, by_doc_type: np.ndarray | None, doc_figures: np.ndarray,
            doc_present: np.ndarray, beta: float, zd: float) -> dict[str, np.ndarray]:
     """One block of ``size`` samples: the figures of each (see :func:`_statistics`)."""
-    rng = np.random.default_rng(seed)
-    n_docs = len(by_doc)
-    weights = document_weights(rng, n_docs, size)
-    doc_sums = weights @ by_doc
-    type_sums = None
-    if by_doc_type is not None:
-        type_sums = (weights @ by_doc_type.reshape(n_docs, -1)).reshape(size, *by_doc_type.shape[1:])
-    return _statistics(doc_sums, type_sums, weights, doc_figures, doc_present, beta, zd)
+    weights = _resample(size, seed, len(by_doc))
+    type_sums = None if by_doc_type is None else _summed(weights, by_doc_type)
+    return _statistics(weights @ by_doc, type_sums, weights, doc_figures, doc_present, beta, zd)
 
 
 def _percentile_block(size: int, seed: Any, per_doc: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]
                       ) -> np.ndarray:
     """One block of :func:`percentile_bootstrap`: the statistic of each of ``size`` resampled sums."""
-    rng = np.random.default_rng(seed)
-    n_docs = len(per_doc)
-    weights = document_weights(rng, n_docs, size)
-    sums = (weights @ per_doc.reshape(n_docs, -1)).reshape(size, *per_doc.shape[1:])
-    return np.asarray(statistic(sums), dtype=float)
+    return np.asarray(statistic(_summed(_resample(size, seed, len(per_doc)), per_doc)), dtype=float)
 
 
 def percentile_bootstrap(per_doc: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray], *,
