@@ -106,6 +106,15 @@ def count_pairs_by_doc_and_type(alignment: PairTable, n_docs: int) -> np.ndarray
     return flat.astype(np.int64).reshape(n_docs, n_labels, N_FIELDS)
 
 
+def counts_in_labels(counts: np.ndarray, names: Sequence[str], labels: Sequence[str]) -> np.ndarray:
+    """Raw counts ``(n_docs, len(names), N_FIELDS)`` whose types are ``names``, laid out in the label order
+    ``labels`` (which holds every name); a type ``names`` lacks counts 0."""
+    index = {name: i for i, name in enumerate(labels)}
+    out = np.zeros((len(counts), len(labels), N_FIELDS), dtype=np.int64)
+    out[:, [index[n] for n in names], :] = counts
+    return out
+
+
 def doc_results(alignment: PairTable, n_docs: int, keep_features: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Split an alignment of ``n_docs`` documents into one compact result per document.
 

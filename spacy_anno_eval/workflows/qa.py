@@ -77,15 +77,10 @@ def _doc_type_counts(parts: list[tuple[list[str], Any]]) -> tuple[list[str], Any
     """The shards' counts per document and type put together over the union of their labels."""
     import numpy as np
 
-    from ..spans.counts import N_FIELDS
+    from ..spans.counts import N_FIELDS, counts_in_labels
 
     labels = sorted({name for names, _ in parts for name in names})
-    index = {name: i for i, name in enumerate(labels)}
-    blocks = []
-    for names, counts in parts:
-        block = np.zeros((len(counts), len(labels), N_FIELDS), dtype=np.int64)
-        block[:, [index[n] for n in names], :] = counts
-        blocks.append(block)
+    blocks = [counts_in_labels(counts, names, labels) for names, counts in parts]
     return labels, np.concatenate(blocks) if blocks else np.zeros((0, len(labels), N_FIELDS), dtype=np.int64)
 
 

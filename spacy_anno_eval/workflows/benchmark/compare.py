@@ -37,7 +37,7 @@ import numpy as np
 from ...errors import InputError
 from ...resampling.paired import paired_test
 from ...spans.align import CORRECT, SPURIOUS, STATUS_NAMES
-from ...spans.counts import N_FIELDS, Evaluation, count_pairs_by_doc_and_type
+from ...spans.counts import Evaluation, count_pairs_by_doc_and_type, counts_in_labels
 from ...spans.measures import FIELDS, gate_prf
 from .settings import FIGURES, BenchmarkSettings
 
@@ -47,11 +47,7 @@ OVERALL = "overall"
 def doc_type_counts(evaluation: Evaluation, labels: list[str]) -> np.ndarray:
     """Raw counts (n_docs, len(labels), N_FIELDS) of ``evaluation`` in the label order ``labels``."""
     pairs = evaluation.require_pairs("per-document counts (or pass counts=)")
-    counts = count_pairs_by_doc_and_type(pairs, len(evaluation.doc_ids))
-    out = np.zeros((len(evaluation.doc_ids), len(labels), N_FIELDS), dtype=np.int64)
-    index = {name: i for i, name in enumerate(labels)}
-    out[:, [index[n] for n in pairs.labels], :] = counts
-    return out
+    return counts_in_labels(count_pairs_by_doc_and_type(pairs, len(evaluation.doc_ids)), pairs.labels, labels)
 
 
 def _figure_table(raw: np.ndarray, measures: list[str], beta: float, zero_division: float) -> np.ndarray:
