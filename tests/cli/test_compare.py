@@ -20,7 +20,9 @@ runner = CliRunner()
 
 
 def _systems(tmp_path: Path) -> list[Path]:
-    """v0 (the demo response), gold (the key itself) and half (v0 with its first 8 documents emptied)."""
+    """v0 (the demo response), gold (the key itself) and half (v0 with its first 8 documents emptied), written
+    in ``tmp_path`` (made when missing); test_compare_html.py uses them too."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     rows = [json.loads(line) for line in DEMO_RESPONSE.read_text(encoding="utf8").splitlines() if line.strip()]
     v0, gold, half = tmp_path / "v0.jsonl", tmp_path / "gold.jsonl", tmp_path / "half.jsonl"
     v0.write_text(DEMO_RESPONSE.read_text(encoding="utf8"), encoding="utf8")

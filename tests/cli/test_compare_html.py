@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
+from tests.cli.test_compare import _systems
 from tests.report.test_browser import HAVE_CHROMIUM, all_visible, check_page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,18 +23,6 @@ EVIL = "<script>alert(1)</script>"
 runner = CliRunner()
 needs_chromium = pytest.mark.skipif(not HAVE_CHROMIUM and not os.environ.get("CI"),
                                     reason="no /usr/bin/chromium (required when CI is set)")
-
-
-def _systems(folder: Path) -> list[Path]:
-    """v0 (the demo response), gold (the key itself) and half (v0 with its first 8 documents' spans removed)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    rows = [json.loads(line) for line in DEMO_RESPONSE.read_text(encoding="utf8").splitlines() if line.strip()]
-    v0, gold, half = folder / "v0.jsonl", folder / "gold.jsonl", folder / "half.jsonl"
-    v0.write_text(DEMO_RESPONSE.read_text(encoding="utf8"), encoding="utf8")
-    gold.write_text(DEMO_KEY.read_text(encoding="utf8"), encoding="utf8")
-    half.write_text("".join(json.dumps({**r, "spans": [] if i < 8 else r["spans"]}) + "\n"
-                            for i, r in enumerate(rows)), encoding="utf8")
-    return [v0, gold, half]
 
 
 def _write(tmp: Path, *extra: str) -> tuple[Path, object]:
