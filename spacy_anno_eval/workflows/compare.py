@@ -181,12 +181,6 @@ def _difference_row(change: dict[str, Any], a: dict[str, Any], b: dict[str, Any]
             "right_context": None if text is None else text[end:end + context]}
 
 
-def _cells(pair: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every figure entry of one pair, in a fixed order (overall, then per type; measure; figure)."""
-    blocks = [pair["overall"], *(pair["per_type"][t] for t in sorted(pair["per_type"]))]
-    return [block[m][k] for block in blocks for m in block for k in FIGURES]
-
-
 def _correct(pairs: list[dict[str, Any]]) -> None:
     """Holm-adjust each figure's p-values across the pairs (a figure a pair lacks, a type only some systems
     have, is adjusted in the family of the pairs that have it)."""
@@ -221,7 +215,7 @@ def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] 
                           "use score (evaluate)")
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise ConfigError(f"alpha must be a number in (0, 1), e.g. 0.05, got {alpha!r}")
-    settings = (settings or BenchmarkSettings()).replace(**overrides) if overrides else settings or BenchmarkSettings()
+    settings = (settings or BenchmarkSettings()).replace(**overrides)
     labels = system_names(responses, names)
     span = settings.span
     options = dict(reader_options or {})
@@ -245,14 +239,7 @@ def compare_systems(key: Any, responses: Sequence[Any], *, names: Sequence[str] 
     for (i, j), test in zip(order, tests, strict=True):
         pairs.append(compare_evaluations(evaluations[i], evaluations[j], settings, old_name=labels[i],
                                          new_name=labels[j], counts=(counts[i], counts[j], types), test=test,
-                                         per_doc=per_doc))
-    for p in pairs:  # compare answers a question: the benchmark's regression gate does not apply
-        for name in ("regressions", "verdict"):
-            p.pop(name, None)
-        for entry in _cells(p):
-            entry.pop("regression", None)
-        p["significance"].pop("max_drop", None)
-        p["significance"].pop("gate", None)
+                                         per_doc=per_doc, gated=False))  # a question, not the CI gate
     if len(labels) > 2:
         _correct(pairs)
     return SystemsComparison(labels, evaluations, pairs, settings, float(alpha))

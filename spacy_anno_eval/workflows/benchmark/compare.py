@@ -88,7 +88,7 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
                         old_name: str = "old", new_name: str = "new",
                         counts: tuple[np.ndarray, np.ndarray, list[str]] | None = None,
                         changes: list[dict[str, Any]] | None = None, client: Any = None,
-                        per_doc: bool = True, test: Any = None) -> dict[str, Any]:
+                        per_doc: bool = True, test: Any = None, gated: bool = True) -> dict[str, Any]:
     """The difference between ``old`` and ``new`` (see the module docstring).
 
     ``counts`` (the per-document, per-type counts of both and their label
@@ -100,7 +100,9 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
     whether to list the documents whose figures changed (``False``: ``per_doc`` is ``None``; about 5 s of a
     10,000-document pair that ``compare`` need not spend unless asked). ``test``: the
     :class:`~spacy_anno_eval.resampling.paired.PairedTest` of these ``counts`` under :func:`figure_statistic`,
-    when it was drawn already (``compare`` draws the tests of all its pairs at once).
+    when it was drawn already (``compare`` draws the tests of all its pairs at once). ``gated``: judge each
+    figure against the regression gate (``max_drop``, ``gate``); ``False`` (``compare``, a question rather
+    than a CI gate) leaves out ``regression``, ``regressions``, ``verdict`` and the gate's settings.
     """
     if old.doc_ids != new.doc_ids:
         raise InputError(f"compare_evaluations: both evaluations must cover the same documents in the same order "
@@ -132,7 +134,10 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
                       and values["ci_high"] < 0)
         entry = {"old": values["old"], "new": values["new"], "delta": delta, "direction": _direction(delta),
                  "ci": [values["ci_low"], values["ci_high"]], "p_bootstrap": values["p_bootstrap"],
-                 "p_randomization": values["p_randomization"], "regression": bool(regression)}
+                 "p_randomization": values["p_randomization"]}
+        if not gated:
+            return entry
+        entry["regression"] = bool(regression)
         if regression:
             regressions.append({"scope": scope, "measure": measures[m], "figure": FIGURES[k],
                                 **{k2: entry[k2] for k2 in ("old", "new", "delta", "ci", "p_bootstrap",
@@ -146,7 +151,7 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
     per_type = {labels[t]: block(t, labels[t]) for t in range(n_labels) if present[t]}
     n_types = {labels[t]: {"old": _support(counts_old[:, t]), "new": _support(counts_new[:, t])}
                for t in range(n_labels) if present[t]}
-    return {
+    out = {
         "old": old_name,
         "new": new_name,
         "overall": overall,
@@ -156,11 +161,12 @@ def compare_evaluations(old: Evaluation, new: Evaluation, settings: BenchmarkSet
         "changes": annotation_changes(old, new) if changes is None else changes,
         "significance": {"method": "paired bootstrap over documents (percentile interval); approximate "
                                    "randomization (documents swapped)",
-                         "n_samples": test.n_samples, "seed": test.seed, "confidence": test.confidence,
-                         "max_drop": float(settings.max_drop), "gate": list(settings.gate)},
-        "regressions": regressions,
-        "verdict": "regression" if regressions else "ok",
+                         "n_samples": test.n_samples, "seed": test.seed, "confidence": test.confidence},
     }
+    if gated:
+        out["significance"].update(max_drop=float(settings.max_drop), gate=list(settings.gate))
+        out.update(regressions=regressions, verdict="regression" if regressions else "ok")
+    return out
 
 
 def _support(raw: np.ndarray) -> dict[str, int]:
