@@ -115,8 +115,8 @@ def paired_tests(systems: Sequence[np.ndarray], pairs: Sequence[tuple[int, int]]
     deltas = np.stack([obs[j] - obs[i] for i, j in pairs]) if pairs else np.zeros((0, obs.shape[1]))
     size_of = np.abs(deltas) - TOLERANCE
     block = block_size_for(max(n_docs, flats.shape[2], obs.shape[1]), max_cells=_CHUNK_CELLS)
-    parts = map_blocks(_paired_block, n_samples, seed, block, client=client, flats=flats, pairs=pairs,
-                       statistic=statistic, cell=cell, size_of=size_of)
+    parts = map_blocks(_paired_block, n_samples, seed, block, client=client, flats=flats, totals=totals,
+                       pairs=pairs, statistic=statistic, cell=cell, size_of=size_of)
     tail = (1.0 - confidence) / 2.0
     out = []
     for k, (i, j) in enumerate(pairs):
@@ -137,11 +137,12 @@ def _figures(statistic: Callable[[np.ndarray], np.ndarray], cell: tuple[int, ...
     return np.asarray(statistic(sums.reshape((len(sums), *cell))), dtype=float)
 
 
-def _paired_block(size: int, seed: Any, flats: np.ndarray, pairs: list[tuple[int, int]],
+def _paired_block(size: int, seed: Any, flats: np.ndarray, totals: np.ndarray, pairs: list[tuple[int, int]],
                   statistic: Callable[[np.ndarray], np.ndarray], cell: tuple[int, ...],
                   size_of: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """One block: per pair, the bootstrap deltas (``size x M``) and the randomization hits per figure (``M``).
-    The weights, then the swaps, are drawn once; each system's resampled sums are computed once."""
+    The weights, then the swaps, are drawn once; each system's resampled sums are computed once; ``totals``:
+    each system's sums over all documents."""
     rng = np.random.default_rng(seed)
     n_docs = flats.shape[1]
     weights = document_weights(rng, n_docs, size)
@@ -153,8 +154,7 @@ def _paired_block(size: int, seed: Any, flats: np.ndarray, pairs: list[tuple[int
     for k, (i, j) in enumerate(pairs):
         boots.append(boot_figures[j] - boot_figures[i])
         moved = swapped[j] - swapped[i]
-        shuffled = (_figures(statistic, cell, flats[j].sum(axis=0) - moved)
-                    - _figures(statistic, cell, flats[i].sum(axis=0) + moved))
+        shuffled = (_figures(statistic, cell, totals[j] - moved) - _figures(statistic, cell, totals[i] + moved))
         hits.append((np.abs(shuffled) >= size_of[k]).sum(axis=0))
     return boots, hits
 
