@@ -70,15 +70,10 @@ def documents_lines(units: dict[str, Any]) -> list[str]:
     kind = {"document": "documents", "document x label": f"documents x labels ({documents.get('layout')}: "
                                                          f"yes/no per label)"}.get(units.get("unit"),
                                                                                    "span positions")
+    from .rows import pack
+
     lines = [f"  units are {kind}; documents covered:"]
-    items = [f"{s} {k} of {n}" for s, k in documents["covered"].items()]
-    line = ""
-    for item in items:
-        if line and len(line) + len(item) + 6 > 80:
-            lines.append(f"    {line},")
-            line = ""
-        line = f"{line}, {item}" if line else item
-    lines.append(f"    {line}")
+    lines += pack([f"{s} {k} of {n}" for s, k in documents["covered"].items()], "    ", "    ")
     return lines
 
 

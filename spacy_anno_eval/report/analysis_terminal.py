@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rows import figure, shorten
+from .rows import figure, pack, shorten
 
 WIDTH = 80
 DECISION_NAMES = {"correct": "correct", "label_error": "label errors", "boundary_error": "boundary errors",
@@ -19,16 +19,8 @@ DECISION_NAMES = {"correct": "correct", "label_error": "label errors", "boundary
 
 def decision_lines(decisions: dict[str, Any]) -> list[str]:
     """One line (two when long) with the count of each decision."""
-    micro = decisions["micro"]
-    items = [f"{DECISION_NAMES[k]} {v}" for k, v in micro.items()]
-    lines, line = [], "decisions:"
-    for item in items:
-        if len(line) + len(item) + 2 > WIDTH:
-            lines.append(line + ",")
-            line = "  " + item
-        else:
-            line = f"{line} {item}" if line.endswith(":") else f"{line}, {item}"
-    return [*lines, line]
+    return pack([f"{DECISION_NAMES[k]} {v}" for k, v in decisions["micro"].items()], "decisions: ", "  ",
+                width=WIDTH)
 
 
 def confusion_lines(confusion: dict[str, Any], title: str = "label confusion") -> list[str]:
@@ -51,13 +43,7 @@ def confusion_lines(confusion: dict[str, Any], title: str = "label confusion") -
         lines.append(f"{shorten(name, head):<{head}}" + "".join(f" {v:>{cell}}" for v in row))
     cut = [x for x in names if short[x] != x or shorten(x, head) != x]
     if cut:  # one entry never broken across lines
-        entries, line = [f"{short[x]} = {x}" for x in cut], "  labels:"
-        for entry in entries:
-            if len(line) + len(entry) + 2 > WIDTH and line != "  labels:":
-                lines.append(line + ";")
-                line = "   "
-            line = f"{line} {entry}" if line.endswith((":", "   ")) else f"{line}; {entry}"
-        lines.append(line)
+        lines += pack([f"{short[x]} = {x}" for x in cut], "  labels: ", "    ", sep=";", width=WIDTH)
     return lines
 
 

@@ -54,6 +54,24 @@ def shorten(name: str, width: int) -> str:
     return name if len(name) <= width else name[:max(width - 1, 0)] + "…"
 
 
+def pack(items: Sequence[str], first: str, indent: str, sep: str = ",", width: int = 80) -> list[str]:
+    """``items`` joined by ``sep`` and a space into lines of at most ``width`` columns, never broken inside an
+    item: the first line starts with ``first``, the others with ``indent``; a line that goes on ends with
+    ``sep``. (An item longer than a line stands alone on its line.)
+
+    >>> pack(["one 1", "two 2", "three 3"], "counts: ", "  ", width=22)
+    ['counts: one 1, two 2,', '  three 3']
+    """
+    lines, line, started = [], first, False
+    for item in items:
+        if started and len(line) + len(sep) + 1 + len(item) > width:
+            lines.append(line + sep)
+            line, started = indent, False
+        line = f"{line}{sep} {item}" if started else f"{line}{item}"
+        started = True
+    return [*lines, line]
+
+
 def figure(value: Any, digits: int = 4) -> str:
     """A coefficient (kappa, pi, agreement) with ``digits`` decimals; ``n/a`` for None / NaN."""
     if value is None:
