@@ -34,6 +34,8 @@ from .errors import ConfigError, UndefinedFigureWarning
 
 #: GATE's three ways of counting a partial match (user guide 10.2.2): as wrong, as right, as half right
 MEASURES = ("strict", "lenient", "average")
+#: the figures of each measure, in report order
+FIGURES = ("p", "r", "f")
 
 
 def check_beta(beta: Any) -> float:
@@ -179,5 +181,5 @@ def none_if_undefined(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-__all__ = ["MEASURES", "check_beta", "check_count", "check_fraction", "check_zero_division", "fbeta", "json_safe",
-           "none_if_undefined", "ratio", "undefined", "warn_zero_division"]
+__all__ = ["FIGURES", "MEASURES", "check_beta", "check_count", "check_fraction", "check_zero_division", "fbeta",
+           "json_safe", "none_if_undefined", "ratio", "undefined", "warn_zero_division"]

@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ..figures import FIGURES
 from .rows import figure, pct
 
 __all__ = ["ARROWS", "CHANGES", "FIGURES", "FIGURE_NAMES", "OVERALL", "ROW_COLUMNS", "benchmark_dataframe",
@@ -36,7 +37,6 @@ __all__ = ["ARROWS", "CHANGES", "FIGURES", "FIGURE_NAMES", "OVERALL", "ROW_COLUM
            "figure_cell", "figure_name", "interval_text", "regression_text", "run_measures", "scope_blocks",
            "settings_items", "signed_points", "span_text", "stats_text", "version_names"]
 
-FIGURES = ("p", "r", "f")
 FIGURE_NAMES = {"p": "P", "r": "R", "f": "F"}
 ARROWS = {"up": "▲", "down": "▼", "same": "="}
 CHANGES = ("fixed", "broken", "changed")

@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .benchmark_rows import FIGURE_NAMES, FIGURES, delta_text, interval_text, signed_points
+from ..figures import FIGURES
+from .benchmark_rows import FIGURE_NAMES, delta_text, interval_text, signed_points
 from .escape import esc
 from .html import html_page
 from .matrix import pair_file

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..figures import FIGURES
 from ..samples import block_size_for, document_weights, map_blocks
 from ..spans.counts import count_pairs_by_doc_and_type
 from ..spans.measures import MODES, gate_prf
@@ -41,7 +42,6 @@ from ..spans.measures import MODES, gate_prf
 if TYPE_CHECKING:
     from ..spans.counts import Evaluation
 
-FIGURES = ("p", "r", "f")
 _CHUNK_CELLS = 4_000_000  # float64 cells of one block's sums (32 MB)
 
 

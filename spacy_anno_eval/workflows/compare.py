@@ -45,13 +45,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError, InputError
+from ..figures import FIGURES
 from ..resampling.paired import holm, paired_tests
 from ..spans.align import STATUS_NAMES
 from ..spans.counts import Evaluation
 from ..spans.decisions import CONTEXT, DECISION_OF_STATUS
 from ..spans.engine import load, options_per_source
 from .benchmark.compare import OVERALL, compare_evaluations, doc_type_counts, figure_statistic
-from .benchmark.settings import FIGURES, BenchmarkSettings
+from .benchmark.settings import BenchmarkSettings
 
 #: the significance level a difference is called significant at
 ALPHA = 0.05

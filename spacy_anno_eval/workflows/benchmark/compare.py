@@ -35,11 +35,12 @@ from typing import Any
 import numpy as np
 
 from ...errors import InputError
+from ...figures import FIGURES
 from ...resampling.paired import paired_test
 from ...spans.align import CORRECT, SPURIOUS, STATUS_NAMES
 from ...spans.counts import Evaluation, count_pairs_by_doc_and_type, counts_in_labels
 from ...spans.measures import FIELDS, gate_prf
-from .settings import FIGURES, BenchmarkSettings
+from .settings import BenchmarkSettings
 
 OVERALL = "overall"
 

@@ -41,11 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError, InputError, where
-from ...figures import MEASURES, check_beta
+from ...figures import FIGURES, MEASURES, check_beta
 from ...spans.settings import SpanSettings
 
 SECTION = "benchmark"
-FIGURES = ("p", "r", "f")
 PAIRINGS = ("optimal", "gate")
 
 
