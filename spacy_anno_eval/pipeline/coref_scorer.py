@@ -30,7 +30,7 @@ def score_coref_examples(examples: Iterable[Any], span_cluster_prefix: str = "co
                          keep_singletons: bool = True) -> dict[str, float]:
     """Score Examples whose span groups hold the clusters (keys: see the module)."""
     from ..annotations.docs import example_clusters
-    from ..coref.metrics import CorefScores, without_singletons
+    from ..coref.metrics import METRICS, CorefScores, without_singletons
 
     scores = CorefScores()
     for name, key, response in example_clusters(examples, span_cluster_prefix):
@@ -40,7 +40,7 @@ def score_coref_examples(examples: Iterable[Any], span_cluster_prefix: str = "co
     figures = scores.figures()
     out = {"coref_f": float(figures["conll"]["f"]), "coref_p": float(figures["lea"]["p"]),
            "coref_r": float(figures["lea"]["r"])}
-    for metric in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions"):
+    for metric in METRICS:
         for k in ("p", "r", "f"):
             out[f"coref_{metric}_{k}"] = float(figures[metric][k])
     return out
