@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ..errors import CorefWarning, InputError
 from ..io.parse import read_text
@@ -31,17 +32,42 @@ BEGIN = re.compile(r"#begin document\s*(.*)$")
 
 @dataclass(frozen=True)
 class CorefDocument:
-    """One document: its name (what follows ``#begin document``), its tokens, and its entities, each a tuple of
-    mentions ``(start, end)`` sorted by position, the entities in the order their first mention opens."""
+    """One document: its name (what follows ``#begin document``, or CorefUD's ``newdoc id``), its tokens, and its
+    entities, each a tuple of mentions sorted by position, the entities in the order their first mention opens.
+
+    A mention is ``(start, end)``, its first and last token (inclusive), when ``contiguous`` (CoNLL-2012); or the
+    sorted positions of its words otherwise (CorefUD, whose mentions may be discontinuous): :meth:`words` gives
+    the positions either way. ``heads`` maps a mention to the position of its head word (CorefUD; where a format
+    has none, a mention has no entry), ``empty`` holds the positions of empty nodes (CorefUD's ``8.1``: a
+    mention whose head is one is a zero), and ``sentences`` the ``(first position, sentence id)`` of each
+    sentence, for naming the first difference between a key and a response."""
 
     name: str
     tokens: tuple[str, ...]
-    entities: tuple[tuple[tuple[int, int], ...], ...]
+    entities: tuple[tuple[tuple[int, ...], ...], ...]
+    contiguous: bool = True
+    heads: Mapping[tuple[int, ...], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    empty: frozenset[int] = frozenset()
+    sentences: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
 
     @property
-    def mentions(self) -> list[tuple[int, int]]:
+    def mentions(self) -> list[tuple[int, ...]]:
         """Every mention of the document, sorted."""
         return sorted(m for e in self.entities for m in e)
+
+    def words(self, mention: tuple[int, ...]) -> tuple[int, ...]:
+        """The positions of a mention's words: ``range(start, end + 1)`` of a contiguous ``(start, end)``, the
+        mention itself otherwise."""
+        return tuple(range(mention[0], mention[1] + 1)) if self.contiguous else tuple(mention)
+
+    def head(self, mention: tuple[int, ...]) -> int:
+        """The position of a mention's head: its own where the format gives one, else its first word (the
+        CorefUD scorer's default)."""
+        return self.heads.get(mention, mention[0])
+
+    def is_zero(self, mention: tuple[int, ...]) -> bool:
+        """Whether the mention is a zero: its head is an empty node (CorefUD)."""
+        return self.head(mention) in self.empty
 
 
 class _Builder:
@@ -53,9 +79,14 @@ class _Builder:
         self.open: dict[str, list[tuple[int, int]]] = {}  # entity -> stack of (start, opening order)
         self.mentions: list[tuple[int, int, int, str]] = []  # (start, end, opening order, entity)
         self.order = 0
+        self.sentences: list[tuple[int, str]] = []
+        self.in_sentence = False
 
     def add(self, columns: list[str], where: str) -> None:
         i = len(self.tokens)
+        if not self.in_sentence:
+            self.sentences.append((i, str(len(self.sentences) + 1)))
+            self.in_sentence = True
         self.tokens.append(columns[3] if len(columns) > 3 else columns[0])
         field = columns[-1]
         if field in ("-", "_"):
@@ -94,7 +125,7 @@ class _Builder:
         for mention, entity in sorted(kept.items()):
             by_entity.setdefault(entity, []).append(mention)
         entities = sorted((tuple(ms) for ms in by_entity.values()), key=lambda ms: ms[0])
-        return CorefDocument(self.name, tuple(self.tokens), tuple(entities)), repeats
+        return CorefDocument(self.name, tuple(self.tokens), tuple(entities), sentences=tuple(self.sentences)), repeats
 
 
 def read_conll2012(path: str | os.PathLike, encoding: str = "utf-8") -> list[CorefDocument]:
@@ -122,6 +153,8 @@ def read_conll2012(path: str | os.PathLike, encoding: str = "utf-8") -> list[Cor
             repeats += repeated
             current = None
         elif not line or line.startswith("#"):
+            if not line and current is not None:
+                current.in_sentence = False
             continue
         elif current is None:
             raise InputError(f"{where}: a token line outside any document; documents run from '#begin document' "

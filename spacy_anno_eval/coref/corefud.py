@@ -12,7 +12,11 @@ words are the union of the parts.
 
 A mention is the tuple of its words' positions in the document (sorted), so
 two mentions match exactly when they cover the same words, as the CorefUD
-scorer matches them under ``exact``. A mention written in two entities is kept
+scorer matches them under ``exact``. Its head is the word the bracket's third
+field counts to (``(e5-person-2`` : the 2nd word of the whole mention), its
+first word where the field is missing or not a number, as the CorefUD scorer
+takes it; partial and head matching
+(:mod:`spacy_anno_eval.coref.matching`) read it. A mention written in two entities is kept
 in the **last** one, as the CorefUD scorer keeps it, with a
 :class:`~spacy_anno_eval.errors.CorefWarning`.
 """
@@ -30,8 +34,9 @@ from .conll2012 import CorefDocument
 PART = re.compile(r"^(?P<eid>[^\[\]]+)(?:\[(?P<k>\d+)/(?P<n>\d+)\])?$")
 
 
-def _brackets(value: str, where: str) -> list[tuple[str, str, bool]]:
-    """``(kind, eid, single)`` of an ``Entity=`` value: kind ``open`` or ``close``; ``single`` for ``(...)``."""
+def _brackets(value: str, where: str) -> list[tuple[str, str, bool, int]]:
+    """``(kind, eid, single, head)`` of an ``Entity=`` value: kind ``open`` or ``close``; ``single`` for
+    ``(...)``; ``head`` the 1-based head index of an opening bracket (0: none given)."""
     out, i = [], 0
     while i < len(value):
         if value[i] == "(":
@@ -40,13 +45,15 @@ def _brackets(value: str, where: str) -> list[tuple[str, str, bool]]:
                 j += 1
             content = value[i + 1:j]
             single = j < len(value) and value[j] == ")"
-            out.append(("open", content.split("-", 1)[0], single))
+            fields = content.split("-", 3)
+            head = int(fields[2]) if len(fields) > 2 and fields[2].isdigit() else 0
+            out.append(("open", fields[0], single, head))
             i = j + 1 if single else j
         else:
             j = value.find(")", i)
             if j < 0:
                 raise InputError(f"{where}: Entity={value!r} is not a CorefUD entity value ('(eid-...', 'eid)')")
-            out.append(("close", value[i:j], False))
+            out.append(("close", value[i:j], False, 0))
             i = j + 1
     return out
 
@@ -59,6 +66,7 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
     docs: list[CorefDocument] = []
     state: dict | None = None
     moved = 0
+    sent_id: str | None = ""  # "": a sentence begins at the next word; None: inside one
 
     def finish(where: str) -> None:
         nonlocal moved
@@ -69,15 +77,21 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
             raise InputError(f"{where}: document {state['name']!r} ends with mentions of {', '.join(unclosed)} "
                              f"still open; close each '(eid-...' with 'eid)'")
         owner: dict[tuple[int, ...], str] = {}
-        for mention, entity in state["mentions"]:  # in order of closing: a mention in two entities stays in the last
+        heads: dict[tuple[int, ...], int] = {}
+        for mention, entity, head in state["mentions"]:  # in order of closing: a mention in two entities stays in the last
             if mention in owner and owner[mention] != entity:
                 moved += 1
             owner[mention] = entity
+            if 0 < head <= len(mention):
+                heads[mention] = mention[head - 1]
+            else:
+                heads.pop(mention, None)
         by_entity: dict[str, list[tuple[int, ...]]] = {}
         for mention, entity in owner.items():
             by_entity.setdefault(entity, []).append(mention)
         entities = sorted((tuple(sorted(ms)) for ms in by_entity.values()), key=lambda ms: ms[0])
-        docs.append(CorefDocument(state["name"], tuple(state["words"]), tuple(entities)))
+        docs.append(CorefDocument(state["name"], tuple(state["words"]), tuple(entities), contiguous=False,
+                                  heads=heads, empty=frozenset(state["empty"]), sentences=tuple(state["sentences"])))
 
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\n")
@@ -86,9 +100,12 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
             if line.startswith("# newdoc"):
                 finish(where)
                 name = line.partition("=")[2].strip() if "=" in line else f"doc{len(docs) + 1}"
-                state = {"name": name, "words": [], "open": {}, "parts": {}, "mentions": []}
+                state = _new(name)
+            elif line.startswith("# sent_id"):
+                sent_id = line.partition("=")[2].strip()
             continue
         if not line.strip():
+            sent_id = ""
             continue
         cols = line.split("\t")
         if len(cols) != 10:
@@ -96,28 +113,33 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
         if "-" in cols[0]:
             continue  # a multiword token's range: its words follow
         if state is None:
-            state = {"name": "doc1", "words": [], "open": {}, "parts": {}, "mentions": []}
+            state = _new("doc1")
         position = len(state["words"])
         state["words"].append(cols[1])
+        if "." in cols[0]:
+            state["empty"].append(position)
+        if sent_id is not None:
+            state["sentences"].append((position, sent_id or str(len(state["sentences"]) + 1)))
+            sent_id = None
         entity = next((f[len("Entity="):] for f in cols[9].split("|") if f.startswith("Entity=")), None)
         if not entity:
             continue
-        for kind, eid, single in _brackets(entity, where):
+        for kind, eid, single, head in _brackets(entity, where):
             part = PART.match(eid)
             if part is None:
                 raise InputError(f"{where}: {eid!r} is not an entity id")
             base, k, total = part.group("eid"), part.group("k"), part.group("n")
             if kind == "open":
                 if single:
-                    _close(state, base, k, total, [position], position)
+                    _close(state, base, k, total, [position], head)
                 else:
-                    state["open"].setdefault(eid, []).append(position)
+                    state["open"].setdefault(eid, []).append((position, head))
             else:
                 stack = state["open"].get(eid)
                 if not stack:
                     raise InputError(f"{where}: {eid}) closes a mention that no '({eid}-...' opened")
-                start = stack.pop()
-                _close(state, base, k, total, list(range(start, position + 1)), position)
+                start, head = stack.pop()
+                _close(state, base, k, total, list(range(start, position + 1)), head)
     finish(f"{path}")
     if not docs or not any(d.tokens for d in docs):
         raise InputError(f"{path}: nothing to compare: no word lines in the file")
@@ -127,17 +149,25 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
     return docs
 
 
-def _close(state: dict, base: str, k: str | None, total: str | None, words: list[int], position: int) -> None:
-    """A mention (or a part of a discontinuous one) is complete: record it once all its parts are."""
+def _new(name: str) -> dict:
+    """The reading state of a document."""
+    return {"name": name, "words": [], "open": {}, "parts": {}, "mentions": [], "empty": [], "sentences": []}
+
+
+def _close(state: dict, base: str, k: str | None, total: str | None, words: list[int], head: int) -> None:
+    """A mention (or a part of a discontinuous one) is complete: record it, with its head index (1-based over
+    the whole mention's words, 0: none), once all its parts are."""
     if k is None:
-        state["mentions"].append((tuple(words), base))
+        state["mentions"].append((tuple(words), base, head))
         return
     key = (base, int(total))
-    parts = state["parts"].setdefault(key, {})
+    parts, first_head = state["parts"].setdefault(key, ({}, [0]))
     parts[int(k)] = words
+    if head and not first_head[0]:
+        first_head[0] = head
     if len(parts) == int(total):
         merged = sorted({w for p in parts.values() for w in p})
-        state["mentions"].append((tuple(merged), base))
+        state["mentions"].append((tuple(merged), base, first_head[0]))
         del state["parts"][key]
 
 
