@@ -40,7 +40,9 @@ class CorefDocument:
     the positions either way. ``heads`` maps a mention to the position of its head word (CorefUD; where a format
     has none, a mention has no entry), ``empty`` holds the positions of empty nodes (CorefUD's ``8.1``: a
     mention whose head is one is a zero), and ``sentences`` the ``(first position, sentence id)`` of each
-    sentence, for naming the first difference between a key and a response."""
+    sentence, for naming the first difference between a key and a response. ``same_forms``: a response must
+    repeat the key's word forms (CorefUD, as its scorer checks them); not for CoNLL-2012 files, whose official
+    scorer compares only the lines (its own test responses write other words, ``x`` for ``jnk``)."""
 
     name: str
     tokens: tuple[str, ...]
@@ -49,6 +51,7 @@ class CorefDocument:
     heads: Mapping[tuple[int, ...], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     empty: frozenset[int] = frozenset()
     sentences: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
+    same_forms: bool = field(default=True, compare=False, repr=False)
 
     @property
     def mentions(self) -> list[tuple[int, ...]]:
@@ -125,7 +128,8 @@ class _Builder:
         for mention, entity in sorted(kept.items()):
             by_entity.setdefault(entity, []).append(mention)
         entities = sorted((tuple(ms) for ms in by_entity.values()), key=lambda ms: ms[0])
-        return CorefDocument(self.name, tuple(self.tokens), tuple(entities), sentences=tuple(self.sentences)), repeats
+        return CorefDocument(self.name, tuple(self.tokens), tuple(entities), sentences=tuple(self.sentences),
+                             same_forms=False), repeats
 
 
 def read_conll2012(path: str | os.PathLike, encoding: str = "utf-8") -> list[CorefDocument]:

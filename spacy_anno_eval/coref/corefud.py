@@ -78,7 +78,7 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
                              f"still open; close each '(eid-...' with 'eid)'")
         owner: dict[tuple[int, ...], str] = {}
         heads: dict[tuple[int, ...], int] = {}
-        for mention, entity, head in state["mentions"]:  # in order of closing: a mention in two entities stays in the last
+        for mention, entity, head in state["mentions"]:  # in closing order: a mention in two entities stays in the last
             if mention in owner and owner[mention] != entity:
                 moved += 1
             owner[mention] = entity

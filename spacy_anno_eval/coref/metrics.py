@@ -265,30 +265,59 @@ def without_singletons(entities: Sequence[Sequence[Mention]]) -> list[Sequence[M
     return [e for e in entities if len(e) > 1]
 
 
+def first_difference(key: Any, response: Any) -> str | None:
+    """Where a response document first differs from its key document (name, number of tokens, a token's form
+    unless the key's format does not ask for the same forms; named by sentence id and word where the documents
+    record sentences), as the CorefUD scorer checks them; ``None`` when they hold the same tokens."""
+    if key.name != response.name:
+        return f"the key's is {key.name!r}, the response's {response.name!r}"
+    if key.tokens == response.tokens or (not key.same_forms and len(key.tokens) == len(response.tokens)):
+        return None
+    n = min(len(key.tokens), len(response.tokens))
+    at = next((i for i in range(n) if key.tokens[i] != response.tokens[i]), n)
+    where = f"token {at + 1}"
+    sentence = next((s for s in reversed(key.sentences) if s[0] <= at), None)
+    if sentence is not None:
+        where = f"sentence {sentence[1]!r}, word {at - sentence[0] + 1}"
+    if at == n:
+        return (f"the key has {len(key.tokens)} tokens and the response {len(response.tokens)}; the shorter ends "
+                f"before {where}")
+    return f"{where} is {key.tokens[at]!r} in the key and {response.tokens[at]!r} in the response"
+
+
 def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any], *,
-                    keep_singletons: bool = True, blanc: str = "conll") -> CorefScores:
+                    keep_singletons: bool = True, blanc: str = "conll", match: str = "exact",
+                    keep_zeros: bool = True) -> CorefScores:
     """Every metric over paired documents (:class:`~spacy_anno_eval.coref.conll2012.CorefDocument`), micro over
     them. Key and response must have the same documents in the same order with the same tokens; the first
-    difference is an :class:`InputError` naming it. ``keep_singletons=False`` removes single-mention entities
-    from both sides first. ``blanc``: the BLANC rule (:func:`blanc_prf`; ``"corefud"`` as the CorefUD scorer)."""
+    difference (:func:`first_difference`) is an :class:`InputError` naming it. ``keep_singletons=False``
+    removes single-mention entities from both sides first, ``keep_zeros=False`` then zero mentions.
+    ``match``: ``exact``, ``partial`` or ``head`` mention matching, as the CorefUD scorer
+    (:mod:`spacy_anno_eval.coref.matching`; partial and head read the key's mention heads, which only
+    CorefUD files give). ``blanc``: the BLANC rule (:func:`blanc_prf`; ``"corefud"`` as the CorefUD scorer)."""
+    from .matching import align_document, check_match
+
+    check_match(match)
     if len(key_docs) != len(response_docs):
         raise InputError(f"the key has {len(key_docs)} documents and the response {len(response_docs)}; score "
                          f"the response of the same documents")
     if blanc not in BLANC_RULES:
         raise ConfigError(f"the BLANC rule must be one of {', '.join(BLANC_RULES)}, got {blanc!r}")
+    if match != "exact" and not any(k.heads for k in key_docs):
+        raise ConfigError(f"{match} matching compares mention heads, and the key gives none (CoNLL-2012, DocBin "
+                          f"and JSONL files have no heads); use --match exact, or CorefUD files whose Entity= "
+                          f"brackets name each mention's head")
     scores = CorefScores(blanc=blanc)
     for i, (k, r) in enumerate(zip(key_docs, response_docs, strict=True)):
-        if k.name != r.name:
-            raise InputError(f"document {i + 1}: the key's is {k.name!r}, the response's {r.name!r}; give both "
-                             f"files the same documents in the same order")
-        if len(k.tokens) != len(r.tokens):
-            raise InputError(f"document {k.name!r}: the key has {len(k.tokens)} tokens, the response "
-                             f"{len(r.tokens)}; the files must hold the same tokens")
-        key, response = (k.entities, r.entities) if keep_singletons else \
-            (without_singletons(k.entities), without_singletons(r.entities))
-        scores.add(key, response, k.name)
+        difference = first_difference(k, r)
+        if difference is not None:
+            named = f"document {i + 1}" + (f" ({k.name!r})" if k.name == r.name else "")
+            raise InputError(f"{named}: {difference}; the key and the response must hold "
+                             f"the same documents, in the same order, with the same tokens")
+        aligned = align_document(k, r, match=match, keep_singletons=keep_singletons, keep_zeros=keep_zeros)
+        scores.add(aligned.key, aligned.response, k.name)
     return scores
 
 
 __all__ = ["BLANC_RULES", "METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "document_counts",
-           "figures_of", "lea", "mention_counts", "muc", "score_documents", "without_singletons"]
+           "figures_of", "first_difference", "lea", "mention_counts", "muc", "score_documents", "without_singletons"]

@@ -1,7 +1,8 @@
-"""The CorefUD scorer's exact-matching cases (ufal/corefud-scorer tests/unittests-corefud.py, and that scorer run on
-the same files), as shipped in ``../shared/data/coreference/corefud/``: the CoNLL cases converted to CorefUD 1.0
-and TC-O (Cai & Strube's B³ example), 24 cases, every value to 1e-4, singletons kept, BLANC by the CorefUD
-scorer's rule. Head and partial matching (the HMA and NCM cases) are not read yet."""
+"""The CorefUD scorer's cases (ufal/corefud-scorer tests/unittests-corefud.py, and that scorer run on the same files),
+as shipped in ``../shared/data/coreference/corefud/``, every value to 1e-4, singletons kept, BLANC by the CorefUD
+scorer's rule: exact matching on the CoNLL cases converted to CorefUD 1.0 and TC-O (Cai & Strube's B³ example), 24
+cases; partial matching on discontinuous mentions (TC-NCMA-1..7, TC-NCMB-1..8) and head matching (TC-HMA-1..5),
+20 cases."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from tests.conftest import shared_file
 EXACT = ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A10", "A11", "A12", "A13", "B1", "C1", "F1", "G1", "H1", "I1",
          "M1", "M2", "M3", "M4", "M5", "M6", "O1"]
 
+PARTIAL = [f"NCMA{i}" for i in range(1, 8)] + [f"NCMB{i}" for i in range(1, 9)]
+HEAD = [f"HMA{i}" for i in range(1, 6)]
+
 
 def expected() -> dict:
     return json.loads(shared_file("coreference", "corefud", "expected.json").read_text(encoding="utf8"))
@@ -28,11 +32,13 @@ def read(relative: str):
         return read_corefud(shared_file("coreference", "corefud", *relative.split("/")))
 
 
-@pytest.mark.parametrize("case", EXACT)
-def test_corefud_scorer_values_exact_matching(case):
+@pytest.mark.parametrize("case", EXACT + PARTIAL + HEAD)
+def test_corefud_scorer_values(case):
     spec = expected()["cases"][case]
-    assert spec["match"] == "exact" and spec["singletons"] is True
-    figures = score_documents(read(spec["key"]), read(spec["response"]), blanc="corefud").figures()
+    assert spec["match"] == ("exact" if case in EXACT else "partial" if case in PARTIAL else "head")
+    assert spec["singletons"] is True
+    figures = score_documents(read(spec["key"]), read(spec["response"]), blanc="corefud",
+                              match=spec["match"]).figures()
     for source in ("metrics", "scorer_run"):
         for metric, values in spec[source].items():
             if metric == "mor":  # CRAC 2022's mention overlap ratio: not one of ours
@@ -45,8 +51,18 @@ def test_corefud_scorer_values_exact_matching(case):
                 assert got[ours] == pytest.approx(values[theirs], abs=1e-4), (source, metric, ours)
 
 
-def test_the_exact_cases_are_all_the_exact_cases():
-    assert sorted(c for c, s in expected()["cases"].items() if s["match"] == "exact") == sorted(EXACT)
+def test_every_case_of_the_suite_is_scored():
+    assert sorted(expected()["cases"]) == sorted(EXACT + PARTIAL + HEAD)
+
+
+def test_exact_matching_misses_what_partial_and_head_matching_find():
+    """The NCMA and HMA responses shorten or lengthen the key's mentions: exact matching finds fewer mentions."""
+    for case in ("NCMA2", "NCMB2", "HMA2", "HMA3"):
+        spec = expected()["cases"][case]
+        key, response = read(spec["key"]), read(spec["response"])
+        exact = score_documents(key, response, match="exact").figures()["mentions"]["r"]
+        fuzzy = score_documents(key, response, match=spec["match"]).figures()["mentions"]["r"]
+        assert exact < fuzzy, case
 
 
 def test_the_two_blanc_rules_differ_where_the_key_lacks_a_kind_of_link():
