@@ -11,6 +11,7 @@ from .app import JsonOut, Quiet, app, warn_same_input
 
 CorefFormat = Literal["conll2012", "corefud"]
 BlancRule = Literal["auto", "conll", "corefud"]
+Match = Literal["exact", "partial", "head"]
 
 
 @app.command()
@@ -21,8 +22,13 @@ def coref(
                                                                       "documents and tokens.")],
     fmt: Annotated[CorefFormat, typer.Option("--format", "-f", help="The files' format: conll2012 (the "
                                                                     "brackets in the last column) or corefud "
-                                                                    "(Entity= in MISC; exact "
-                                                                    "matching).")] = "conll2012",
+                                                                    "(Entity= in MISC, with mention "
+                                                                    "heads).")] = "conll2012",
+    match: Annotated[Match, typer.Option("--match", help="Mention matching: exact (the same words), partial (a "
+                                                         "response inside the key mention holding its head) or "
+                                                         "head (the same head), one-to-one as the CorefUD scorer "
+                                                         "pairs them; partial and head need CorefUD "
+                                                         "heads.")] = "exact",
     blanc: Annotated[BlancRule, typer.Option("--blanc", help="BLANC where the key lacks a kind of link: conll "
                                                              "(the Perl scorer: the other kind alone), corefud "
                                                              "(the CorefUD scorer: a 0 averaged in unless the "
@@ -35,6 +41,9 @@ def coref(
                                                                                               "given) or remove "
                                                                                               "them from both "
                                                                                               "sides.")] = True,
+    keep_zeros: Annotated[bool, typer.Option("--zeros/--no-zeros", help="Score zero mentions (CorefUD empty "
+                                                                        "nodes; matched by position) or remove "
+                                                                        "them after singletons.")] = True,
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document figures in the "
                                                                          "JSON.")] = True,
@@ -53,9 +62,11 @@ def coref(
     else:
         from ..coref.conll2012 import read_conll2012 as read
     rule = ("corefud" if fmt == "corefud" else "conll") if blanc == "auto" else blanc
-    scores = score_documents(read(key), read(response), keep_singletons=keep_singletons, blanc=rule)
+    scores = score_documents(read(key), read(response), keep_singletons=keep_singletons, blanc=rule, match=match,
+                             keep_zeros=keep_zeros)
     result = scores.to_dict(per_doc=per_doc)
-    result["settings"] = {"format": fmt, "match": "exact", "keep_singletons": keep_singletons, "blanc": rule}
+    result["settings"] = {"format": fmt, "match": match, "keep_singletons": keep_singletons,
+                          "keep_zeros": keep_zeros, "blanc": rule}
     if json_out is not None:
         from ..report.json import write_json
 
@@ -65,7 +76,8 @@ def coref(
         from ..report.written_terminal import written_line
 
         singletons = "singletons kept" if keep_singletons else "singletons removed"
-        for line in coref_lines(result, f"{fmt}, exact matching, {singletons}, BLANC as {rule}"):
+        zeros = "" if keep_zeros else ", zeros removed"
+        for line in coref_lines(result, f"{fmt}, {match} matching, {singletons}{zeros}, BLANC as {rule}"):
             typer.echo(line)
         if json_out is not None:
             typer.echo(written_line("report", json_out), err=True)

@@ -14,7 +14,8 @@ NAMES = {"muc": "MUC", "bcub": "B-cubed", "ceafm": "CEAFm", "ceafe": "CEAFe", "b
 
 def coref_lines(result: dict[str, Any], settings: str = "") -> list[str]:
     """The table of every metric, then the CoNLL average (the mean F of MUC, B-cubed and CEAFe)."""
-    lines = [f"{result['n_docs']} documents" + (f" · {settings}" if settings else ""),
+    n = result["n_docs"]
+    lines = [f"{n} document{'' if n == 1 else 's'}" + (f" · {settings}" if settings else ""),
              f"  {'metric':<10}{'R':>8}{'P':>8}{'F':>8}"]
     for key, name in NAMES.items():
         if key in result:

@@ -54,7 +54,8 @@ def test_json_holds_every_metric_as_fractions_and_each_document(files, tmp_path)
     assert data["n_docs"] == 2 and data["muc"] == {"r": 0.5, "p": 0.5, "f": 0.5}
     assert [d["id"] for d in data["per_doc"]] == ["(d1); part 000", "(d2); part 000"]
     assert data["per_doc"][1]["muc"]["f"] == 1.0 and data["per_doc"][0]["mentions"]["r"] == pytest.approx(3 / 4)
-    assert data["settings"] == {"format": "conll2012", "match": "exact", "keep_singletons": True, "blanc": "conll"}
+    assert data["settings"] == {"format": "conll2012", "match": "exact", "keep_singletons": True, "blanc": "conll",
+                                "keep_zeros": True}
 
 
 def test_singletons_removed_leave_the_entities_of_two_or_more(files, tmp_path):
@@ -113,3 +114,26 @@ def test_corefud_files_and_the_blanc_rule_through_the_command(tmp_path):
         data = json.loads(out.read_text(encoding="utf8"))
         assert data["blanc"]["r"] == pytest.approx(recall, abs=1e-4)  # M3: unittests-corefud.py vs the Perl rule
         assert data["settings"]["blanc"] == ("corefud" if rule == "auto" else rule)
+
+
+def test_head_and_partial_matching_and_zeros_through_the_command(tmp_path):
+    """TC-HMA-3 shortens key mentions around their heads: exact matching misses half of them, head matching none;
+    the settings are echoed in the JSON; CoNLL-2012 files have no heads, so head matching is refused (exit 2)."""
+    from tests.conftest import shared_file
+
+    folder = shared_file("coreference", "corefud", "head-match")
+    key, response = folder / "TC-HMA.key", folder / "TC-HMA-3.response"
+    figures = {}
+    for match in ("exact", "head"):
+        out = tmp_path / f"{match}.json"
+        result = runner.invoke(app, ["coref", str(key), str(response), "-f", "corefud", "--match", match,
+                                     "--no-zeros", "--json", str(out), "-q"])
+        assert result.exit_code == 0, result.output
+        figures[match] = json.loads(out.read_text(encoding="utf8"))
+    assert figures["exact"]["mentions"]["r"] == pytest.approx(0.5) and figures["head"]["mentions"]["r"] == 1.0
+    assert figures["head"]["settings"] == {"format": "corefud", "match": "head", "keep_singletons": True,
+                                           "keep_zeros": False, "blanc": "corefud"}
+    conll = shared_file("coreference", "conll2012", "DataFiles")
+    refused = runner.invoke(app, ["coref", str(conll / "TC-A.key"), str(conll / "TC-A-1.response"),
+                                  "--match", "head"])
+    assert refused.exit_code == 2 and "the key gives none" in refused.stderr
