@@ -214,6 +214,52 @@ def figures_of(counts: dict[str, Sequence[float]], blanc: str = "conll") -> dict
     return out
 
 
+#: the number of counts each metric keeps per document, in :data:`METRICS` order (BLANC: two kinds of link)
+WIDTHS = {"muc": 4, "bcub": 4, "ceafm": 4, "ceafe": 4, "blanc": 8, "lea": 4, "mentions": 4}
+#: the figures :func:`figures_array` gives, in order: each metric's R, P and F, then the CoNLL average
+FIGURE_NAMES = tuple(f"{metric}_{k}" for metric in METRICS for k in ("r", "p", "f")) + ("conll_f",)
+
+
+def counts_vector(counts: dict[str, Sequence[float]]) -> np.ndarray:
+    """One document's (or a sum's) counts as one vector, every metric's in :data:`METRICS` order."""
+    return np.concatenate([np.asarray(counts[m], dtype=float) for m in METRICS])
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+
+
+def _f1_array(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    return _ratio(2 * p * r, p + r)
+
+
+def figures_array(sums: np.ndarray, blanc: str = "conll") -> np.ndarray:
+    """:data:`FIGURE_NAMES` of summed count vectors (:func:`counts_vector`), shape ``(batch, 32)`` ->
+    ``(batch, 22)``: the same figures as :func:`figures_of`, vectorised for resampling (each row a resampled
+    corpus). BLANC averages the kinds of link its rule keeps (:func:`blanc_prf`): weights 1 or 0 per kind."""
+    sums = np.asarray(sums, dtype=float)
+    out, at = [], 0
+    for metric in METRICS:
+        c = sums[:, at:at + WIDTHS[metric]]
+        at += WIDTHS[metric]
+        if metric != "blanc":
+            r, p = _ratio(c[:, 0], c[:, 1]), _ratio(c[:, 2], c[:, 3])
+            out += [r, p, _f1_array(p, r)]
+            continue
+        if blanc == "corefud":
+            has_c, has_n = (c[:, 1] > 0) | (c[:, 3] > 0), (c[:, 5] > 0) | (c[:, 7] > 0)
+        else:
+            has_c, has_n = c[:, 1] > 0, c[:, 5] > 0
+        ra, rn = _ratio(c[:, 0], c[:, 1]), _ratio(c[:, 4], c[:, 5])
+        pa, pn = _ratio(c[:, 2], c[:, 3]), _ratio(c[:, 6], c[:, 7])
+        kinds = np.maximum(has_c.astype(float) + has_n, 1.0)
+        out += [(has_c * ra + has_n * rn) / kinds, (has_c * pa + has_n * pn) / kinds,
+                (has_c * _f1_array(pa, ra) + has_n * _f1_array(pn, rn)) / kinds]
+    f = {name: out[i] for i, name in enumerate(FIGURE_NAMES[:-1])}
+    out.append((f["muc_f"] + f["bcub_f"] + f["ceafe_f"]) / 3)
+    return np.stack(out, axis=1)
+
+
 @dataclass
 class CorefScores:
     """The summed counts of every metric over documents, each document's own, and their R/P/F
@@ -319,5 +365,8 @@ def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any], *,
     return scores
 
 
-__all__ = ["BLANC_RULES", "METRICS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf", "ceaf", "document_counts",
-           "figures_of", "first_difference", "lea", "mention_counts", "muc", "score_documents", "without_singletons"]
+__all__ = [
+    "BLANC_RULES", "FIGURE_NAMES", "METRICS", "WIDTHS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf",
+    "ceaf", "document_counts", "counts_vector", "figures_array", "figures_of", "first_difference", "lea",
+    "mention_counts", "muc", "score_documents", "without_singletons"
+]
