@@ -1,4 +1,5 @@
-"""``anno-eval coref``: coreference of a RESPONSE against a KEY, every standard metric."""
+"""``anno-eval coref``: coreference of a RESPONSE against a KEY, every standard metric; with several responses,
+every pair of systems compared with paired significance."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from .app import JsonOut, Quiet, app, warn_same_input
+from .app import JsonOut, Quiet, Seed, app, split, warn_same_input
 
 CorefFormat = Literal["conll2012", "corefud"]
 BlancRule = Literal["auto", "conll", "corefud"]
@@ -18,8 +19,10 @@ Match = Literal["exact", "partial", "head"]
 def coref(
     key: Annotated[Path, typer.Argument(metavar="KEY", help="Key coreference file (CoNLL-2011/2012 columns, or "
                                                              "CorefUD 1.0 CoNLL-U).")],
-    response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response coreference file, the same "
-                                                                      "documents and tokens.")],
+    responses: Annotated[list[Path], typer.Argument(metavar="RESPONSE...", help="Response coreference file, the "
+                                                                                "same documents and tokens; two or "
+                                                                                "more: the systems are "
+                                                                                "compared.")],
     fmt: Annotated[CorefFormat, typer.Option("--format", "-f", help="The files' format: conll2012 (the "
                                                                     "brackets in the last column) or corefud "
                                                                     "(Entity= in MISC, with mention "
@@ -44,26 +47,45 @@ def coref(
     keep_zeros: Annotated[bool, typer.Option("--zeros/--no-zeros", help="Score zero mentions (CorefUD empty "
                                                                         "nodes; matched by position) or remove "
                                                                         "them after singletons.")] = True,
+    names: Annotated[str | None, typer.Option("--names", help="Several responses: the systems' names, ',' "
+                                                              "between them (default: the file names).")] = None,
+    n_samples: Annotated[int, typer.Option("--samples", min=1, help="Several responses: bootstrap and "
+                                                                    "randomization samples.")] = 10_000,
+    confidence: Annotated[float, typer.Option("--confidence", help="Several responses: confidence of each "
+                                                                   "delta's bootstrap interval, in (0, 1).")] = 0.95,
+    seed: Seed = 0,
+    alpha: Annotated[float, typer.Option("--alpha", help="Several responses: the level a difference is called "
+                                                         "better at (Holm-corrected with three or more).")] = 0.05,
     json_out: JsonOut = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document figures in the "
                                                                          "JSON.")] = True,
     quiet: Quiet = False,
 ) -> None:
     """Score coreference: MUC, B-cubed, CEAFm, CEAFe, BLANC, LEA, mention detection and the CoNLL average,
-    micro over documents, as the official CoNLL-2012 scorer counts them."""
+    micro over documents, as the official CoNLL-2012 scorer counts them. With two or more responses, every pair
+    of systems: each figure's delta, its paired-bootstrap interval and approximate-randomization p-value over
+    documents (Holm-corrected with three or more)."""
     from ..files import check_outputs
 
-    quiet = check_outputs([key, response], [json_out]) or quiet  # before any work; JSON on stdout: no table
-    warn_same_input(key, response)
-    from ..coref.metrics import score_documents
-
+    quiet = check_outputs([key, *responses], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    for response in responses:
+        warn_same_input(key, response)
     if fmt == "corefud":
         from ..coref.corefud import read_corefud as read
     else:
         from ..coref.conll2012 import read_conll2012 as read
     rule = ("corefud" if fmt == "corefud" else "conll") if blanc == "auto" else blanc
-    scores = score_documents(read(key), read(response), keep_singletons=keep_singletons, blanc=rule, match=match,
-                             keep_zeros=keep_zeros)
+    settings = {"keep_singletons": keep_singletons, "blanc": rule, "match": match, "keep_zeros": keep_zeros}
+    described = (f"{fmt}, {match} matching, {'singletons kept' if keep_singletons else 'singletons removed'}"
+                 f"{'' if keep_zeros else ', zeros removed'}, BLANC as {rule}")
+    key_docs = read(key)
+    if len(responses) > 1:
+        _compare(key_docs, [read(r) for r in responses], responses, names, settings, described, fmt,
+                 dict(n_samples=n_samples, seed=seed, confidence=confidence, alpha=alpha), json_out, per_doc, quiet)
+        return
+    from ..coref.metrics import score_documents
+
+    scores = score_documents(key_docs, read(responses[0]), **settings)
     result = scores.to_dict(per_doc=per_doc)
     result["settings"] = {"format": fmt, "match": match, "keep_singletons": keep_singletons,
                           "keep_zeros": keep_zeros, "blanc": rule}
@@ -75,9 +97,32 @@ def coref(
         from ..report.coref_terminal import coref_lines
         from ..report.written_terminal import written_line
 
-        singletons = "singletons kept" if keep_singletons else "singletons removed"
-        zeros = "" if keep_zeros else ", zeros removed"
-        for line in coref_lines(result, f"{fmt}, {match} matching, {singletons}{zeros}, BLANC as {rule}"):
+        for line in coref_lines(result, described):
             typer.echo(line)
         if json_out is not None:
             typer.echo(written_line("report", json_out), err=True)
+
+
+def _compare(key_docs: list, systems: list, responses: list[Path], names: str | None, settings: dict,
+             described: str, fmt: str, tests: dict, json_out: Path | None, per_doc: bool, quiet: bool) -> None:
+    """Several responses: every pair of systems compared (:func:`~spacy_anno_eval.workflows.coref_compare.
+    compare_coref`)."""
+    from ..workflows.compare import system_names
+    from ..workflows.coref_compare import compare_coref
+
+    labels = system_names(responses, split(names) if names else None)
+    result = compare_coref(key_docs, systems, names=labels, **tests, **settings)
+    out = result.to_dict(per_doc=per_doc)
+    out["settings"]["format"] = fmt
+    if json_out is not None:
+        from ..report.json import write_json
+
+        write_json(out, json_out)
+    if not quiet:
+        from ..report.coref_compare_terminal import coref_compare_lines
+        from ..report.written_terminal import written_line
+
+        for line in coref_compare_lines(out, result.significant, described):
+            typer.echo(line)
+        if json_out is not None:
+            typer.echo(written_line("comparison", json_out), err=True)

@@ -14,6 +14,7 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     adjudicate: adjudicate adjudicate_files
     stream: score_shards
     compare: compare compare_systems SystemsComparison
+    coref_compare: compare_coref CorefComparison
     benchmark.run: run_benchmark
     benchmark.store: store_baseline
 """)
