@@ -12,7 +12,10 @@ document (inclusive, counted across sentences). An entity is the set of its
 mentions. A mention written twice, in one entity or in two (the official
 scorer's test case A9), is kept once, in the entity whose bracket opened first,
 and :class:`~spacy_anno_eval.errors.CorefWarning` counts the repeats per file,
-as the official scorer v8.01 reports them.
+as the official scorer v8.01 reports them. That scorer refuses to go on past 10
+repeats in one run (its count runs on across the metrics of ``scorer.pl all``);
+here every metric is scored with each repeat kept once, the values the Perl
+scorer gives one metric at a time, and the warning says so.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from ..io.parse import read_text
 
 BRACKET = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 BEGIN = re.compile(r"#begin document\s*(.*)$")
+#: the official scorer's limit: more than this many repeated mentions in one run and it refuses to score
+PERL_REPEATS = 10
 
 
 @dataclass(frozen=True)
@@ -170,8 +175,11 @@ def read_conll2012(path: str | os.PathLike, encoding: str = "utf-8") -> list[Cor
     if not docs:
         raise InputError(f"{path}: nothing to compare: no '#begin document' in the file")
     if repeats:
+        refused = (f"; the official scorer v8.01 refuses a response with more than {PERL_REPEATS} repeated "
+                   f"mentions (counted across its metrics, so 'scorer.pl all' stops on this file), and scores "
+                   f"one metric at a time as here" if repeats >= PERL_REPEATS else "")
         warnings.warn(f"{path}: {repeats} repeated mention{'s' if repeats > 1 else ''} (the same tokens marked "
-                      f"again) kept once, in the entity that opened first", CorefWarning, stacklevel=2)
+                      f"again) kept once, in the entity that opened first{refused}", CorefWarning, stacklevel=2)
     return docs
 
 

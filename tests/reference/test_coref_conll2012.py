@@ -58,5 +58,7 @@ def test_a9_repeated_mentions_are_kept_once_and_scored_as_a7():
     a9, caught = read("TC-A-9.response")
     a7, caught_a7 = read("TC-A-7.response")  # A7 writes one mention twice in the same entity
     assert len(caught) == 1 and "10 repeated mentions" in str(caught[0].message)
+    assert "the official scorer v8.01 refuses a response with more than 10" in str(caught[0].message)
+    assert "refuses" not in str(caught_a7[0].message)
     assert len(caught_a7) == 1 and "1 repeated mention " in str(caught_a7[0].message)
     assert a9[0].entities == a7[0].entities
