@@ -43,8 +43,9 @@ class CorefDocument:
     A mention is ``(start, end)``, its first and last token (inclusive), when ``contiguous`` (CoNLL-2012); or the
     sorted positions of its words otherwise (CorefUD, whose mentions may be discontinuous): :meth:`words` gives
     the positions either way. ``heads`` maps a mention to the position of its head word (CorefUD; where a format
-    has none, a mention has no entry), ``empty`` holds the positions of empty nodes (CorefUD's ``8.1``: a
-    mention whose head is one is a zero), and ``sentences`` the ``(first position, sentence id)`` of each
+    has none, a mention has no entry), ``empty`` holds the positions of empty nodes (CorefUD's ``8.1``, between
+    tokens at word 8's position + 0.001, their forms in ``empty_forms``: a mention whose head is one is a
+    zero), and ``sentences`` the ``(first position, sentence id)`` of each
     sentence, for naming the first difference between a key and a response. ``same_forms``: a response must
     repeat the key's word forms (CorefUD, as its scorer checks them); not for CoNLL-2012 files, whose official
     scorer compares only the lines (its own test responses write other words, ``x`` for ``jnk``)."""
@@ -54,9 +55,10 @@ class CorefDocument:
     entities: tuple[tuple[tuple[int, ...], ...], ...]
     contiguous: bool = True
     heads: Mapping[tuple[int, ...], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    empty: frozenset[int] = frozenset()
+    empty: frozenset[float] = frozenset()
     sentences: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
     same_forms: bool = field(default=True, compare=False, repr=False)
+    empty_forms: Mapping[float, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def mentions(self) -> list[tuple[int, ...]]:
@@ -72,6 +74,10 @@ class CorefDocument:
         """The position of a mention's head: its own where the format gives one, else its first word (the
         CorefUD scorer's default)."""
         return self.heads.get(mention, mention[0])
+
+    def form(self, position: float) -> str:
+        """The form at a position: a token's, or an empty node's (CorefUD, at a fractional position)."""
+        return self.tokens[position] if isinstance(position, int) else self.empty_forms.get(position, "_")
 
     def is_zero(self, mention: tuple[int, ...]) -> bool:
         """Whether the mention is a zero: its head is an empty node (CorefUD)."""

@@ -1,8 +1,12 @@
 """CorefUD 1.0 (CoNLL-U with coreference in MISC), read for exact matching.
 
-``# newdoc id = NAME`` starts a document; every word line (an integer id, or
-``N.M`` for an empty node that a zero mention may occupy; ``N-M`` multiword
-ranges are skipped) is one position of the document. The ``Entity=`` value of
+``# newdoc id = NAME`` starts a document; every word line (an integer id) is
+one position of the document, counted across its sentences; ``N-M`` multiword
+ranges are skipped. An empty node ``N.M``, which a zero mention may occupy,
+sits between words, at the position of word N plus M / 1000: the CorefUD
+scorer compares the words of key and response and lets their empty nodes
+differ (systems predict their own zeros), so a zero matches a zero at the same
+``N.M`` of the same sentence, whatever other empty nodes either side has. The ``Entity=`` value of
 the MISC column holds the brackets (CorefUD 1.0 guidelines, "Coreference"):
 ``(e5-person-2-...`` opens a mention of entity ``e5`` whose head is its 2nd
 word, ``e5)`` closes it, ``(e5-person-1-)`` is a one-word mention; several are
@@ -91,7 +95,8 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
             by_entity.setdefault(entity, []).append(mention)
         entities = sorted((tuple(sorted(ms)) for ms in by_entity.values()), key=lambda ms: ms[0])
         docs.append(CorefDocument(state["name"], tuple(state["words"]), tuple(entities), contiguous=False,
-                                  heads=heads, empty=frozenset(state["empty"]), sentences=tuple(state["sentences"])))
+                                  heads=heads, empty=frozenset(state["empty"]), sentences=tuple(state["sentences"]),
+                                  empty_forms=state["empty"]))
 
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\n")
@@ -114,13 +119,20 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
             continue  # a multiword token's range: its words follow
         if state is None:
             state = _new("doc1")
-        position = len(state["words"])
-        state["words"].append(cols[1])
-        if "." in cols[0]:
-            state["empty"].append(position)
         if sent_id is not None:
-            state["sentences"].append((position, sent_id or str(len(state["sentences"]) + 1)))
+            state["start"] = len(state["words"])
+            state["sentences"].append((state["start"], sent_id or str(len(state["sentences"]) + 1)))
             sent_id = None
+        if "." in cols[0]:  # an empty node N.M: after word N of its sentence, by M / 1000
+            word, _, sub = cols[0].partition(".")
+            if not (word.isdigit() and sub.isdigit()):
+                raise InputError(f"{where}: {cols[0]!r} is not an empty node id (N.M)")
+            position: float = state["start"] + int(word) - 1 + int(sub) / 1000
+            state["empty"][position] = cols[1]
+        else:
+            position = len(state["words"])
+            state["words"].append(cols[1])
+        state["order"].append(position)
         entity = next((f[len("Entity="):] for f in cols[9].split("|") if f.startswith("Entity=")), None)
         if not entity:
             continue
@@ -133,13 +145,13 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
                 if single:
                     _close(state, base, k, total, [position], head)
                 else:
-                    state["open"].setdefault(eid, []).append((position, head))
+                    state["open"].setdefault(eid, []).append((len(state["order"]) - 1, head))
             else:
                 stack = state["open"].get(eid)
                 if not stack:
                     raise InputError(f"{where}: {eid}) closes a mention that no '({eid}-...' opened")
                 start, head = stack.pop()
-                _close(state, base, k, total, list(range(start, position + 1)), head)
+                _close(state, base, k, total, state["order"][start:], head)
     finish(f"{path}")
     if not docs or not any(d.tokens for d in docs):
         raise InputError(f"{path}: nothing to compare: no word lines in the file")
@@ -151,7 +163,8 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
 
 def _new(name: str) -> dict:
     """The reading state of a document."""
-    return {"name": name, "words": [], "open": {}, "parts": {}, "mentions": [], "empty": [], "sentences": []}
+    return {"name": name, "words": [], "open": {}, "parts": {}, "mentions": [], "empty": {}, "sentences": [],
+            "order": [], "start": 0}
 
 
 def _close(state: dict, base: str, k: str | None, total: str | None, words: list[int], head: int) -> None:

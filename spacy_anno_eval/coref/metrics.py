@@ -317,6 +317,14 @@ def first_difference(key: Any, response: Any) -> str | None:
     record sentences), as the CorefUD scorer checks them; ``None`` when they hold the same tokens."""
     if key.name != response.name:
         return f"the key's is {key.name!r}, the response's {response.name!r}"
+    if key.same_forms and key.sentences and response.sentences and key.sentences != response.sentences:
+        at = next((i for i, (a, b) in enumerate(zip(key.sentences, response.sentences, strict=False)) if a != b),
+                  min(len(key.sentences), len(response.sentences)))
+        if at < min(len(key.sentences), len(response.sentences)):
+            (ka, ki), (ra, ri) = key.sentences[at], response.sentences[at]
+            return (f"sentence {at + 1} is {ki!r} (from token {ka + 1}) in the key and {ri!r} (from token "
+                    f"{ra + 1}) in the response")
+        return f"the key has {len(key.sentences)} sentences and the response {len(response.sentences)}"
     if key.tokens == response.tokens or (not key.same_forms and len(key.tokens) == len(response.tokens)):
         return None
     n = min(len(key.tokens), len(response.tokens))

@@ -40,8 +40,10 @@ def write(tmp_path, text):
 def test_words_entities_discontinuous_mentions_and_empty_nodes(tmp_path):
     d1, d2 = read_corefud(write(tmp_path, DOC))
     assert (d1.name, d2.name) == ("d1", "d2")
-    assert d1.tokens == ("Ada", "Lovelace", "and", "Babbage", "_", "met") and d2.tokens == ("do", "n't")
-    assert d1.entities == (((0, 1), (4,)), ((2, 5),), ((3,),))  # e2's two parts make one mention: words 2 and 5
+    assert d1.tokens == ("Ada", "Lovelace", "and", "Babbage", "met") and d2.tokens == ("do", "n't")
+    # the empty node 4.1 sits after word 4 (position 3), at 3.001; e2's two parts make one mention: words 2 and 4
+    assert d1.entities == (((0, 1), (3.001,)), ((2, 4),), ((3,),))
+    assert d1.empty == {3.001} and d1.form(3.001) == "_" and d1.is_zero((3.001,)) and not d1.is_zero((3,))
     assert d2.entities == (((0,),), ((0, 1),))  # "do" alone (e4) and "do n't" (e5), joined brackets
 
 
@@ -63,3 +65,19 @@ def test_what_cannot_be_read_is_refused_naming_the_line(tmp_path, text, message)
         warnings.simplefilter("error")
         with pytest.raises(InputError, match=message):
             read_corefud(write(tmp_path, text))
+
+
+def test_key_and_response_may_differ_in_empty_nodes_and_zeros_match_by_their_place(tmp_path):
+    """The CorefUD scorer compares the words of key and response, not their empty nodes: systems predict their
+    own zeros. A response zero at the key zero's N.M matches it; an extra empty node elsewhere is no error."""
+    from spacy_anno_eval.coref.metrics import score_documents
+
+    response_text = DOC.replace(line("2", "Lovelace", "e1)"), line("2", "Lovelace", "e1)") + "\n" +
+                                line("2.1", "_", "(e9-x-1-)"))
+    key = read_corefud(write(tmp_path, DOC))
+    (tmp_path / "r").mkdir()
+    response = read_corefud(write(tmp_path / "r", response_text))
+    assert response[0].empty == {1.001, 3.001} and response[0].tokens == key[0].tokens
+    figures = score_documents(key, response, match="exact").figures()
+    assert figures["mentions"]["r"] == 1.0 and figures["mentions"]["p"] == pytest.approx(6 / 7)
+    assert score_documents(key, response, keep_zeros=False).figures()["mentions"]["p"] == 1.0

@@ -76,3 +76,6 @@ def test_the_first_difference_is_named_by_sentence_and_word():
     with pytest.raises(InputError, match="document 1 \\('d'\\): sentence 's2', word 2"):
         score_documents([KEY], [other])
     assert first_difference(KEY, doc([[(4,)]])) is None
+    renumbered = CorefDocument("d", WORDS, (), contiguous=False, sentences=((0, "s1"), (5, "s9")))
+    assert first_difference(KEY, renumbered) == ("sentence 2 is 's2' (from token 6) in the key and 's9' (from "
+                                                 "token 6) in the response")
