@@ -50,8 +50,9 @@ Mention = tuple[int, ...]
 @dataclass(frozen=True)
 class AlignedDocument:
     """One document's key and response entities ready for the metrics (the response's aligned mentions
-    renamed to their key mentions), and ``pairs``: each aligned response mention (as read) -> its key
-    mention, for the mentions that are not identical (exact matches are not listed)."""
+    renamed to their key mentions), and ``pairs``: under partial and head matching, each aligned response
+    mention (as read) -> its key mention, identical ones included (empty under exact matching, where a
+    response mention is the key mention of the same words)."""
 
     name: str
     key: list[tuple[Mention, ...]]
@@ -138,7 +139,7 @@ def align_document(key_doc: Any, response_doc: Any, *, match: str = "exact", kee
         return AlignedDocument(key_doc.name, key, response)
     pairs = align_mentions(key_doc, response_doc, key, response, match)
     renamed = [tuple(pairs.get(m, (-1, *m)) for m in e) for e in response]
-    return AlignedDocument(key_doc.name, key, renamed, {r: k for r, k in pairs.items() if r != k})
+    return AlignedDocument(key_doc.name, key, renamed, pairs)
 
 
 __all__ = ["MATCHES", "AlignedDocument", "align_document", "align_mentions", "check_match", "kept_entities"]
