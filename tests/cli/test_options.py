@@ -17,6 +17,8 @@ SHARED = ("--quiet", "--dask", "--json", "--types", "--chunk-docs", "--format", 
           "--features", "--pairing", "--measures", "--bdm", "--bdm-feature", "--shards", "--seed", "--bootstrap",
           "--md", "--report")
 runner = CliRunner()
+#: the commands that read coreference files, whose --format names the coreference readers' formats
+COREF = {"coref", "coref-iaa"}
 
 
 def commands() -> dict[str, object]:
@@ -25,7 +27,7 @@ def commands() -> dict[str, object]:
 
 def test_every_command_module_registers_its_command_in_order() -> None:
     assert list(commands()) == list(COMMANDS)
-    assert len(COMMANDS) == 16
+    assert len(COMMANDS) == 17
 
 
 def test_shared_options_have_one_help_text() -> None:
@@ -36,12 +38,13 @@ def test_shared_options_have_one_help_text() -> None:
                 helps[opt][param.help].append(name)
     for opt in SHARED:
         texts = {h: names for h, names in helps[opt].items()
-                 if not (opt == "--format" and names in (["gamma"], ["coref"]))}
+                 if not (opt == "--format" and (names == ["gamma"] or set(names) <= COREF))}
         assert len(texts) == 1, f"{opt} has several help texts: {dict(helps[opt])}"
     # gamma's --format names gamma's own formats beside the corpora's (one more help text, on purpose)
     assert any("γ's own" in h for h, names in helps["--format"].items() if names == ["gamma"])
-    # coref's --format names the coreference formats, which no span reader reads
-    assert any("conll2012" in h for h, names in helps["--format"].items() if names == ["coref"])
+    # coref's and coref-iaa's --format name the coreference formats, which no span reader reads
+    for command in COREF:
+        assert any("conll2012" in h for h, names in helps["--format"].items() if command in names), command
     # the options every streaming / reporting command shares are really shared
     assert set(next(iter(helps["--quiet"].values()))) == set(COMMANDS) - {"adjudicate"}
     assert set(next(iter(helps["--dask"].values()))) == {"score", "qa", "compare", "agreement", "iaa", "gamma",
@@ -94,6 +97,14 @@ def test_the_choices_are_those_the_families_accept() -> None:
     assert choices("benchmark", "mode") == MODES
     assert set(choices("score", "--scheme")) == set(ALLOWED) | set(ALIASES) - {"AUTO"}
     assert choices("iaa", "--measure") == ("fmeasure", "kappa")
+    from spacy_anno_eval.coref.agreement import MATRIX_METRICS
+    from spacy_anno_eval.coref.matching import MATCHES as COREF_MATCHES
+    from spacy_anno_eval.coref.metrics import BLANC_RULES
+
+    assert choices("coref-iaa", "--metric") == MATRIX_METRICS
+    assert choices("coref-iaa", "--blanc") == BLANC_RULES
+    for command in ("coref", "coref-iaa"):
+        assert choices(command, "--match") == COREF_MATCHES
 
 
 @pytest.mark.parametrize("command, shown", [

@@ -318,7 +318,7 @@ def test_convert_prints_one_readable_line(inputs: dict[str, Path]) -> None:
 
 
 COMMANDS = ("score", "qa", "compare", "adjudicate", "agreement", "iaa", "bdm", "gamma", "align", "relations", "noisy",
-            "trees", "coref", "benchmark", "sets", "convert")
+            "trees", "coref", "coref-iaa", "benchmark", "sets", "convert")
 BRACKETS = {"bdm": "[owl]", "benchmark": "[benchmark]"}
 
 
