@@ -9,29 +9,22 @@ from typing import Annotated, Literal
 import typer
 
 from .app import JsonOut, Quiet, Seed, app, split, warn_same_input
+from .coref_options import CorefFormatOpt, MatchOpt, PrefixOpt, ZerosOpt, coref_reader_options
 
-CorefFormat = Literal["conll2012", "corefud"]
 BlancRule = Literal["auto", "conll", "corefud"]
-Match = Literal["exact", "partial", "head"]
 
 
 @app.command()
 def coref(
-    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key coreference file (CoNLL-2011/2012 columns, or "
-                                                             "CorefUD 1.0 CoNLL-U).")],
+    key: Annotated[Path, typer.Argument(metavar="KEY", help="Key coreference file: CoNLL-2011/2012 columns, "
+                                                             "CorefUD 1.0 CoNLL-U, spaCy DocBin span groups or "
+                                                             "JSONL clusters.")],
     responses: Annotated[list[Path], typer.Argument(metavar="RESPONSE...", help="Response coreference file, the "
                                                                                 "same documents and tokens; two or "
                                                                                 "more: the systems are "
                                                                                 "compared.")],
-    fmt: Annotated[CorefFormat, typer.Option("--format", "-f", help="The files' format: conll2012 (the "
-                                                                    "brackets in the last column) or corefud "
-                                                                    "(Entity= in MISC, with mention "
-                                                                    "heads).")] = "conll2012",
-    match: Annotated[Match, typer.Option("--match", help="Mention matching: exact (the same words), partial (a "
-                                                         "response inside the key mention holding its head) or "
-                                                         "head (the same head), one-to-one as the CorefUD scorer "
-                                                         "pairs them; partial and head need CorefUD "
-                                                         "heads.")] = "exact",
+    fmt: CorefFormatOpt = "auto",
+    match: MatchOpt = "exact",
     blanc: Annotated[BlancRule, typer.Option("--blanc", help="BLANC where the key lacks a kind of link: conll "
                                                              "(the Perl scorer: the other kind alone), corefud "
                                                              "(the CorefUD scorer: a 0 averaged in unless the "
@@ -44,9 +37,8 @@ def coref(
                                                                                               "given) or remove "
                                                                                               "them from both "
                                                                                               "sides.")] = True,
-    keep_zeros: Annotated[bool, typer.Option("--zeros/--no-zeros", help="Score zero mentions (CorefUD empty "
-                                                                        "nodes; matched by position) or remove "
-                                                                        "them after singletons.")] = True,
+    keep_zeros: ZerosOpt = True,
+    prefix: PrefixOpt = "coref_clusters",
     names: Annotated[str | None, typer.Option("--names", help="Several responses: the systems' names, ',' "
                                                               "between them (default: the file names).")] = None,
     n_samples: Annotated[int, typer.Option("--samples", min=1, help="Several responses: bootstrap and "
@@ -70,10 +62,14 @@ def coref(
     quiet = check_outputs([key, *responses], [json_out]) or quiet  # before any work; JSON on stdout: no table
     for response in responses:
         warn_same_input(key, response)
-    if fmt == "corefud":
-        from ..coref.corefud import read_corefud as read
-    else:
-        from ..coref.conll2012 import read_conll2012 as read
+    from ..coref.readers import detect_coref_format, read_coref
+
+    if fmt == "auto":
+        fmt = detect_coref_format(key)
+
+    def read(path: Path) -> list:
+        return read_coref(path, fmt, **coref_reader_options(fmt, prefix))
+
     rule = ("corefud" if fmt == "corefud" else "conll") if blanc == "auto" else blanc
     settings = {"keep_singletons": keep_singletons, "blanc": rule, "match": match, "keep_zeros": keep_zeros}
     described = (f"{fmt}, {match} matching, {'singletons kept' if keep_singletons else 'singletons removed'}"

@@ -137,3 +137,34 @@ def test_head_and_partial_matching_and_zeros_through_the_command(tmp_path):
     refused = runner.invoke(app, ["coref", str(conll / "TC-A.key"), str(conll / "TC-A-1.response"),
                                   "--match", "head"])
     assert refused.exit_code == 2 and "the key gives none" in refused.stderr
+
+
+@pytest.mark.parametrize("suffix", [".spacy", ".jsonl"])
+def test_docbin_and_jsonl_files_through_the_command_score_as_the_conll_originals(tmp_path, suffix):
+    """The official TC-A key and response converted to spaCy's formats: the format told by the suffix, the same
+    figures as the CoNLL-2012 files give."""
+    from dataclasses import replace
+
+    from spacy_anno_eval.coref.conll2012 import read_conll2012
+    from tests.conftest import shared_file
+    from tests.coref.test_coref_readers import to_docbin, to_jsonlines
+
+    folder = shared_file("coreference", "conll2012", "DataFiles")
+    convert = to_docbin if suffix == ".spacy" else to_jsonlines
+    key_docs = read_conll2012(folder / "TC-A.key")
+    # the official responses write 'x' for 'jnk' (the Perl scorer compares no words); spaCy's files hold the text
+    response_docs = [replace(r, tokens=k.tokens) for k, r in zip(key_docs, read_conll2012(
+        folder / "TC-A-4.response"), strict=True)]
+    outs = {name: tmp_path / f"{name}{suffix}" for name in ("key", "response")}
+    convert(key_docs, outs["key"])
+    convert(response_docs, outs["response"])
+    got, want = tmp_path / "got.json", tmp_path / "want.json"
+    for args, out in (([str(outs["key"]), str(outs["response"])], got),
+                      ([str(folder / "TC-A.key"), str(folder / "TC-A-4.response")], want)):
+        result = runner.invoke(app, ["coref", *args, "--json", str(out), "-q", "--no-per-doc"])
+        assert result.exit_code == 0, result.output
+    got_data, want_data = (json.loads(p.read_text(encoding="utf8")) for p in (got, want))
+    assert got_data["settings"]["format"] == ("docbin" if suffix == ".spacy" else "jsonl")
+    for metric in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll"):
+        assert got_data[metric] == want_data[metric], metric
+    assert want_data["muc"]["f"] < 1.0
