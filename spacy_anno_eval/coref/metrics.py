@@ -209,8 +209,9 @@ def document_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequenc
 def figures_of(counts: dict[str, Sequence[float]], blanc: str = "conll") -> dict[str, dict[str, float]]:
     """``{metric: {"r", "p", "f"}}`` of (summed) counts, and ``conll``: the mean F of MUC, B³ and CEAFe.
     ``blanc``: the rule of :func:`blanc_prf`."""
+    counts = {name: counts.get(name, (0.0,) * WIDTHS[name]) for name in METRICS}  # no document: every figure 0
     out = {name: (blanc_prf(c, blanc) if name == "blanc" else _prf(*c)) for name, c in counts.items()}
-    out["conll"] = {"f": (out["muc"]["f"] + out["bcub"]["f"] + out["ceafe"]["f"]) / 3} if counts else {"f": 0.0}
+    out["conll"] = {"f": (out["muc"]["f"] + out["bcub"]["f"] + out["ceafe"]["f"]) / 3}
     return out
 
 
