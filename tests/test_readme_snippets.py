@@ -84,3 +84,15 @@ def test_the_config_snippet_replaces_the_init_config_block(tmp_path):
     scorer = nlp.get_pipe("ner").scorer
     assert type(scorer).__module__.startswith("spacy_anno_eval"), scorer
     assert config["training"]["score_weights"]["ents_f_lenient"] == 0.0
+
+
+def test_the_coref_config_snippet_resolves_to_our_scorer():
+    """The second ini block under "In a training config" is the coref component's scorer block: it resolves
+    through spaCy's registry (entry points; nothing imported by hand) to a scorer giving coref_f."""
+    section = README.read_text(encoding="utf8").split("### In a training config\n", 1)[1].split("\n### ", 1)[0]
+    snippets = re.findall(r"```ini\n(.*?)```", section, re.S)
+    (coref,) = [s for s in snippets if "coref_scorer" in s]
+    config = spacy.util.load_config_from_str("[components]\n\n[components.coref]\n\n" + coref)
+    resolved = spacy.registry.resolve({"scorer": config["components"]["coref"]["scorer"]})["scorer"]
+    assert resolved.__module__ == "spacy_anno_eval.pipeline.coref_scorer"
+    assert "coref_f" in resolved([])
