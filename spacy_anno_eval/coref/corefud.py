@@ -3,7 +3,9 @@
 ``# newdoc id = NAME`` starts a document; every word line (an integer id) is
 one position of the document, counted across its sentences; ``N-M`` multiword
 ranges are skipped. An empty node ``N.M``, which a zero mention may occupy,
-sits between words, at the position of word N plus M / 1000: the CorefUD
+sits between words, at the position of word N plus M / 1000 (``0.M``, before
+a sentence's first word, at that word's position − 0.5 + M / 1,000,000, apart
+from the empty nodes after the last word of the sentence before): the CorefUD
 scorer compares the words of key and response and lets their empty nodes
 differ (systems predict their own zeros), so a zero matches a zero at the same
 ``N.M`` of the same sentence, whatever other empty nodes either side has. The ``Entity=`` value of
@@ -123,11 +125,12 @@ def read_corefud(path: str | os.PathLike, encoding: str = "utf-8") -> list[Coref
             state["start"] = len(state["words"])
             state["sentences"].append((state["start"], sent_id or str(len(state["sentences"]) + 1)))
             sent_id = None
-        if "." in cols[0]:  # an empty node N.M: after word N of its sentence, by M / 1000
+        if "." in cols[0]:  # an empty node N.M: after word N of its sentence, by M / 1000 (0.M: see the module)
             word, _, sub = cols[0].partition(".")
             if not (word.isdigit() and sub.isdigit()):
                 raise InputError(f"{where}: {cols[0]!r} is not an empty node id (N.M)")
-            position: float = state["start"] + int(word) - 1 + int(sub) / 1000
+            position: float = (state["start"] + int(word) - 1 + int(sub) / 1000 if int(word) else
+                               state["start"] - 0.5 + int(sub) / 1_000_000)
             state["empty"][position] = cols[1]
         else:
             position = len(state["words"])

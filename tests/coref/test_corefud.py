@@ -81,3 +81,16 @@ def test_key_and_response_may_differ_in_empty_nodes_and_zeros_match_by_their_pla
     figures = score_documents(key, response, match="exact").figures()
     assert figures["mentions"]["r"] == 1.0 and figures["mentions"]["p"] == pytest.approx(6 / 7)
     assert score_documents(key, response, keep_zeros=False).figures()["mentions"]["p"] == 1.0
+
+
+def test_an_empty_node_before_a_sentence_is_not_one_after_the_sentence_before(tmp_path):
+    """0.1 of sentence 2 and 2.1 after the last word of sentence 1 are two places: two zeros, not one."""
+    text = "\n".join(["# newdoc id = d", "# sent_id = 1", line("1", "a", "(e1-x-1-)"), line("2", "b"),
+                      line("2.1", "_", "(e2-x-1-)"), "", "# sent_id = 2", line("0.1", "_", "(e3-x-1-)"),
+                      line("1", "c"), ""])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "written in two entities"
+        (doc,) = read_corefud(write(tmp_path, text))
+    assert len(doc.empty) == 2 and doc.tokens == ("a", "b", "c")
+    trailing, leading = sorted(doc.empty)  # 2.1 of sentence 1, then 0.1 of sentence 2
+    assert 1 < trailing < leading < 2 and len(doc.entities) == 3
