@@ -16,6 +16,7 @@ lists it, as the CoNLL-2012 reader keeps a bracket written twice (the official s
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -39,12 +40,18 @@ class TextCorefDocument(CorefDocument):
 def mention_text(doc: CorefDocument, mention: Mention) -> str:
     """The text a mention covers: the slice of the document's text from its first token's start to its last
     token's end where the document keeps them (:class:`TextCorefDocument`), else its words joined by spaces (a
-    discontinuous CorefUD mention: its words, ``...`` where words are left out).
+    discontinuous CorefUD mention: its words, ``...`` where tokens are left out). An empty node (CorefUD, at a
+    fractional position between tokens) gives its form; passing over one that is not in the mention is no gap,
+    passing over a token is.
 
     >>> doc = TextCorefDocument("d", ("Obama", "'", "s", "wife"), ((0, 2),), text="Obama's wife",
     ...                         offsets=((0, 5), (5, 6), (6, 7), (8, 12)))
     >>> mention_text(doc, (0, 2)), mention_text(CorefDocument("d", ("a", "b", "c"), ()), (0, 1))
     ("Obama's", 'a b')
+    >>> ud = CorefDocument("d", ("a", "b", "c"), (), contiguous=False, empty=frozenset({0.001, 1.001}),
+    ...                    empty_forms={0.001: "pro", 1.001: "it"})
+    >>> mention_text(ud, (0, 0.001, 1)), mention_text(ud, (0.001, 1.001)), mention_text(ud, (0, 2))
+    ('a pro b', 'pro ... it', 'a ... c')
     """
     offsets = getattr(doc, "offsets", ())
     if doc.contiguous and offsets and len(offsets) == len(doc.tokens):
@@ -52,7 +59,7 @@ def mention_text(doc: CorefDocument, mention: Mention) -> str:
     words = doc.words(mention)
     out: list[str] = []
     for i, w in enumerate(words):
-        if i and w - words[i - 1] > 1:  # an empty node sits between tokens, at a fraction: no gap
+        if i and math.floor(words[i - 1]) + 1 < w:  # a token (an integer position) lies between them
             out.append("...")
         out.append(doc.form(w))
     return " ".join(out)
