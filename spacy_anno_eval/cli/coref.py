@@ -49,6 +49,10 @@ def coref(
     alpha: Annotated[float, typer.Option("--alpha", help="Several responses: the level a difference is called "
                                                          "better at (Holm-corrected with three or more).")] = 0.05,
     json_out: JsonOut = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="Folder for an index of every document "
+                                                                 "(index.html) and one page per document: key "
+                                                                 "and response clusters in the text, moved, "
+                                                                 "missing and spurious mentions marked.")] = None,
     per_doc: Annotated[bool, typer.Option("--per-doc/--no-per-doc", help="Include per-document figures in the "
                                                                          "JSON.")] = True,
     quiet: Quiet = False,
@@ -59,7 +63,13 @@ def coref(
     documents (Holm-corrected with three or more)."""
     from ..files import check_outputs
 
-    quiet = check_outputs([key, *responses], [json_out]) or quiet  # before any work; JSON on stdout: no table
+    if html_out is not None and len(responses) > 1:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"--html draws one response against the key, and {len(responses)} were given; run "
+                          f"'anno-eval coref KEY RESPONSE --html FOLDER' for each")
+    quiet = check_outputs([key, *responses], [json_out, html_out and html_out / "index.html"],
+                          folders=[html_out]) or quiet  # before any work; JSON on stdout: no table
     for response in responses:
         warn_same_input(key, response)
     from ..coref.readers import detect_coref_format, read_coref
@@ -81,7 +91,8 @@ def coref(
         return
     from ..coref.metrics import score_documents
 
-    scores = score_documents(key_docs, read(responses[0]), **settings)
+    response_docs = read(responses[0])
+    scores = score_documents(key_docs, response_docs, **settings)
     result = scores.to_dict(per_doc=per_doc)
     result["settings"] = {"format": fmt, "match": match, "keep_singletons": keep_singletons,
                           "keep_zeros": keep_zeros, "blanc": rule}
@@ -89,6 +100,8 @@ def coref(
         from ..report.json import write_json
 
         write_json(result, json_out)
+    if html_out is not None:
+        _pages(key_docs, response_docs, scores, result["settings"], settings, html_out)
     if not quiet:
         from ..report.coref_terminal import coref_lines
         from ..report.written_terminal import written_line
@@ -97,6 +110,24 @@ def coref(
             typer.echo(line)
         if json_out is not None:
             typer.echo(written_line("report", json_out), err=True)
+        if html_out is not None:
+            typer.echo(f"pages written to {html_out / 'index.html'} ({len(key_docs)} document page(s))", err=True)
+
+
+def _pages(key_docs: list, response_docs: list, scores: object, shown: dict, settings: dict, folder: Path) -> None:
+    """``--html``: the index and a page per document, with each document's figures and, under partial or head
+    matching, the mention pairs the metrics used."""
+    from ..coref.matching import align_document
+    from ..report.coref_html import write_coref_reports
+
+    pairs = None
+    if settings["match"] != "exact":
+        pairs = [align_document(k, r, match=settings["match"], keep_singletons=settings["keep_singletons"],
+                                keep_zeros=settings["keep_zeros"]).pairs for k, r in zip(key_docs, response_docs,
+                                                                                         strict=True)]
+    data = scores.to_dict(per_doc=True)  # type: ignore[attr-defined]
+    data["settings"] = shown
+    write_coref_reports(key_docs, response_docs, data, folder, pairs=pairs)  # the settings line: from data
 
 
 def _compare(key_docs: list, systems: list, responses: list[Path], names: str | None, settings: dict,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -168,3 +169,29 @@ def test_docbin_and_jsonl_files_through_the_command_score_as_the_conll_originals
     for metric in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions", "conll"):
         assert got_data[metric] == want_data[metric], metric
     assert want_data["muc"]["f"] < 1.0
+
+
+def test_html_pages_through_the_command(tmp_path):
+    """--html writes the index and one page per document (head matching: the pages use the metrics' pairs, so a
+    shortened mention is correct, not missing and spurious); with two responses it is refused before any work."""
+    from tests.conftest import shared_file
+
+    folder = shared_file("coreference", "corefud", "head-match")
+    out = tmp_path / "pages"
+    result = runner.invoke(app, ["coref", str(folder / "TC-HMA.key"), str(folder / "TC-HMA-3.response"),
+                                 "--match", "head", "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["doc-0.html", "index.html"]
+    page = (out / "doc-0.html").read_text(encoding="utf8")
+    cards = dict((label, value) for value, label in re.findall(r'<div class="card"><b>([^<]*)</b><span>([^<]*)',
+                                                                 page))
+    assert cards["correct mentions"] == "6" and cards["missing mentions"] == cards["spurious mentions"] == "0"
+    assert "pages written to" in result.stderr
+    exact = runner.invoke(app, ["coref", str(folder / "TC-HMA.key"), str(folder / "TC-HMA-3.response"),
+                                "--html", str(tmp_path / "exact")])
+    assert exact.exit_code == 0
+    exact_page = (tmp_path / "exact" / "doc-0.html").read_text(encoding="utf8")
+    assert '<div class="card"><b>3</b><span>missing mentions' in exact_page  # half the key's 6 mentions
+    two = runner.invoke(app, ["coref", str(folder / "TC-HMA.key"), str(folder / "TC-HMA-3.response"),
+                              str(folder / "TC-HMA-4.response"), "--html", str(tmp_path / "two")])
+    assert two.exit_code == 2 and "--html draws one response" in two.stderr and not (tmp_path / "two").exists()
