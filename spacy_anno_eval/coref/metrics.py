@@ -200,7 +200,17 @@ def blanc_prf(c: Sequence[float], rule: str = "conll") -> dict[str, float]:
 
 def document_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]]
                     ) -> dict[str, tuple[float, ...]]:
-    """Every metric's counts of one document (its key and response entities)."""
+    """Every metric's counts of one document (its key and response entities), from one table of the mentions
+    each key entity shares with each response entity (:func:`spacy_anno_eval.coref.overlaps.document_counts`,
+    O(mentions); equal to :func:`direct_counts`, the metrics' own definitions, which BLANC makes O(mentions²))."""
+    from .overlaps import document_counts as from_overlaps
+
+    return from_overlaps(key, response)
+
+
+def direct_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]]
+                  ) -> dict[str, tuple[float, ...]]:
+    """Every metric's counts of one document by each metric's own function (the definitions of the module)."""
     k, r = _entities(key), _entities(response)
     return {"muc": muc(k, r), "bcub": b_cubed(k, r), "ceafm": ceaf(k, r, "m"), "ceafe": ceaf(k, r, "e"),
             "blanc": blanc_counts(k, r), "lea": lea(k, r), "mentions": mention_counts(k, r)}
@@ -376,6 +386,6 @@ def score_documents(key_docs: Sequence[Any], response_docs: Sequence[Any], *,
 
 __all__ = [
     "BLANC_RULES", "FIGURE_NAMES", "METRICS", "WIDTHS", "CorefScores", "b_cubed", "blanc_counts", "blanc_prf",
-    "ceaf", "document_counts", "counts_vector", "figures_array", "figures_of", "first_difference", "lea",
-    "mention_counts", "muc", "score_documents", "without_singletons"
+    "ceaf", "direct_counts", "document_counts", "counts_vector", "figures_array", "figures_of", "first_difference",
+    "lea", "mention_counts", "muc", "score_documents", "without_singletons"
 ]
