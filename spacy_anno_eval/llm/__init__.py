@@ -17,4 +17,8 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
         read_llm_relations
     spacy_llm: parse_ner_response ParsedResponse read_llm_ner extractions_from_docs
     sets: set_scores SetScores SetCounts normalize_universalner
+    grounding: GroundingSettings Grounding DocumentGrounding Grounded Hallucination ground parse_ground
+        STEPS REASONS CLAIMED HALLUCINATION DEFAULT_FUZZY_THRESHOLD
+    normalize: QUOTES_AND_DASHES
+    snap: SNAP_MODES
 """)
