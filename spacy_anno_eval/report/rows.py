@@ -63,8 +63,10 @@ def pack(items: Sequence[str], first: str, indent: str, sep: str = ",", width: i
     ['counts: one 1, two 2,', '  three 3']
     """
     lines, line, started = [], first, False
-    for item in items:
-        if started and len(line) + len(sep) + 1 + len(item) > width:
+    last = len(items) - 1
+    for i, item in enumerate(items):
+        # the line must fit with the separator it ends with when more items follow
+        if started and len(line) + len(sep) + 1 + len(item) + (len(sep) if i < last else 0) > width:
             lines.append(line + sep)
             line, started = indent, False
         line = f"{line}{sep} {item}" if started else f"{line}{item}"
