@@ -1,6 +1,7 @@
 """Workflows built from the engine and the families: Corpus QA (:mod:`.qa`), adjudication
-(:mod:`.adjudicate`), shard and chunk streams on one machine or Dask (:mod:`.stream`) and GATE's corpus
-benchmark (:mod:`.benchmark`).
+(:mod:`.adjudicate`), shard and chunk streams on one machine or Dask (:mod:`.stream`), GATE's corpus
+benchmark (:mod:`.benchmark`), and a language model's extractions grounded and scored (:mod:`.llm`,
+:mod:`.llm_relations`).
 
 Imports are lazy: naming a function imports its module.
 """
@@ -15,6 +16,8 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     stream: score_shards
     compare: compare compare_systems SystemsComparison
     coref_compare: compare_coref CorefComparison
+    llm: score_extractions LlmEvaluation
+    llm_relations: score_relation_extractions LlmRelations
     benchmark.run: run_benchmark
     benchmark.store: store_baseline
 """)
