@@ -595,7 +595,8 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
                 classification: dict[str, Any] | None = None, title: str | None = None,
                 max_diff_docs: int | None = MAX_DIFF_DOCS, max_doc_rows: int = MAX_DOC_ROWS,
                 max_text_chars: int = MAX_TEXT_CHARS, diff_html: str | None = None,
-                diff_docs: Collection[int] | None = None) -> str:
+                diff_docs: Collection[int] | None = None,
+                extra_tabs: Sequence[tuple[str, str, str]] = ()) -> str:
     """The report as one self-contained HTML page (no network access, works from ``file://``).
 
     ``evaluation`` supplies the pairs of the Annotation Diff (``diff_rows``)
@@ -606,6 +607,8 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
     link to them).
     ``max_diff_docs`` caps the documents of the Diff, ``max_doc_rows`` the rows
     of the Document statistics, ``max_text_chars`` the text shown per document.
+    ``extra_tabs``: more tabs after the Annotation Diff, ``(key, title, content)`` with ``content`` already
+    escaped HTML (a language model's grounding table: :mod:`spacy_anno_eval.report.grounding`).
     """
     measures = check_measures(measures)
     title = title or "Corpus QA report"
@@ -630,6 +633,7 @@ def render_html(report: dict[str, Any], evaluation: Any = None, *, measures: Seq
              + error_table(report, measures) + muc_semeval_table(report)),
             ("documents", "Document statistics", document_table(report, measures, max_doc_rows, linked)),
             ("diff", "Annotation Diff", diff_html)]
+    tabs.extend(extra_tabs)
     if "decisions" in report:
         tabs.append(("errors", "Errors", analysis_panel(report)))
     if classification:
