@@ -369,9 +369,10 @@ LabelFeature = Annotated[str | None, typer.Option("--label-feature", help="Annot
 MissingAsEmpty = Annotated[bool, typer.Option("--missing-as-empty", help="Count a document an annotator never "
                                               "annotated as annotated with nothing (by default it is left out of "
                                               "that annotator's pairs).")]
-Format = Annotated[str, typer.Option("--format", "-f", callback=check_format,
-                                     help="Input format: auto, docbin, jsonl, conll, brat, gate, xmi, tsv3, "
-                                          "labelstudio, doccano, bioc, prodigy, nif (or a plugin's).")]
+#: the help of ``--format`` (score and relations add the language-model formats they read as RESPONSE)
+FORMAT_HELP = ("Input format: auto, docbin, jsonl, conll, brat, gate, xmi, tsv3, labelstudio, doccano, bioc, prodigy, "
+               "nif (or a plugin's).")
+Format = Annotated[str, typer.Option("--format", "-f", callback=check_format, help=FORMAT_HELP)]
 KeySet = Annotated[str, typer.Option("--key-set", help="Key (gold) annotation set: ents, spans:NAME, column:N "
                                                        "(CoNLL).")]
 ResponseSet = Annotated[str | None, typer.Option("--response-set", help="Response annotation set; default: the "

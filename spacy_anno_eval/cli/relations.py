@@ -11,7 +11,6 @@ from .alignment_report import write_alignment_report
 from .app import (
     AlignmentReport,
     Encoding,
-    Format,
     KeyCorpus,
     KeySet,
     Quiet,
@@ -23,6 +22,7 @@ from .app import (
     reader_settings,
     warn_same_input,
 )
+from .llm_options import Ground, GroundAll, GroundingOut, RelationsFormat, Snap
 
 RelationAlignment = Literal["strict", "lenient"]
 PartialEntities = Literal["partial", "correct"]
@@ -33,7 +33,7 @@ def relations(
     key: KeyCorpus,
     response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Response corpus with relations (JSONL or "
                                                                       "DocBin), same documents.")],
-    fmt: Format = "auto",
+    fmt: RelationsFormat = "auto",
     key_set: KeySet = "ents",
     response_set: ResponseSet = None,
     alignment: Annotated[RelationAlignment, typer.Option("--alignment", help="strict (every argument aligned) or "
@@ -46,15 +46,36 @@ def relations(
     encoding: Encoding = None,
     sep: Sep = None,
     reader_option: ReaderOption = None,
+    ground: Ground = None,
+    ground_all: GroundAll = False,
+    snap: Snap = None,
+    grounding: GroundingOut = None,
     quiet: Quiet = False,
 ) -> None:
-    """ANNALIST relation scoring: entities aligned by offsets, relations strict or lenient, unscored relations."""
+    """ANNALIST relation scoring: entities aligned by offsets, relations strict or lenient, unscored relations.
+    A language model's triples (--format llm-relations): heads and tails grounded in KEY's text (--ground); a
+    triple with an argument not in the text is left unscored, and counted."""
     from ..files import check_outputs
     from .alignment_report import report_files
+    from .llm_options import is_llm_format, refuse_llm_options
 
+    llm = is_llm_format(fmt)
+    if not llm:
+        refuse_llm_options(fmt, **{"--ground": ground, "--ground-all": ground_all, "--snap": snap,
+                                   "--grounding": grounding})
     inputs = [key, response, *reader_option_files(reader_option)]
-    check_outputs(inputs, report_files(report), folders=[report])  # before any work
-    warn_same_input(key, response, key_set, response_set)
+    check_outputs(inputs, [*report_files(report), grounding], folders=[report])  # before any work
+    if not llm:  # a model's output is never the key itself
+        warn_same_input(key, response, key_set, response_set)
+    if llm:
+        from .llm_options import relations_llm
+
+        relations_llm(key, response, fmt=fmt, key_set=key_set, response_set=response_set, alignment=alignment,
+                      partial_entities=partial_entities, report=report, grounding=grounding,
+                      ground=(ground, ground_all, snap),
+                      reader_options=reader_settings(encoding, sep, reader_option=reader_option),
+                      encoding=encoding or "utf-8", quiet=quiet)
+        return
     from ..annalist.relation_files import score_relation_files
 
     result = score_relation_files(key, response, key_set=key_set, response_set=response_set, fmt=fmt,

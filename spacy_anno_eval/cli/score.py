@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
@@ -21,7 +22,6 @@ from .app import (
     ErrorsAll,
     ErrorsOut,
     Features,
-    Format,
     JsonOut,
     KeyCorpus,
     KeySet,
@@ -44,6 +44,7 @@ from .app import (
     split,
     warn_same_input,
 )
+from .llm_options import Ground, GroundAll, GroundingOut, Labels, ScoreFormat, Snap
 
 FpPer = Literal["tokens", "sentences"]
 Scheme = Literal["auto", "IOB1", "IOB2", "IOE", "IOE1", "IOE2", "IOBES", "BILOU", "BIO", "BIOES", "BILUO"]
@@ -53,7 +54,7 @@ Scheme = Literal["auto", "IOB1", "IOB2", "IOE", "IOE1", "IOE2", "IOBES", "BILOU"
 def score(
     key: KeyCorpus,
     response: ResponseCorpus,
-    fmt: Format = "auto",
+    fmt: ScoreFormat = "auto",
     key_set: KeySet = "ents",
     response_set: ResponseSet = None,
     types: Types = None,
@@ -92,19 +93,37 @@ def score(
     confidence: Confidence = 0.95,
     buckets: BucketsOpt = False,
     train: Train = None,
+    ground: Ground = None,
+    ground_all: GroundAll = False,
+    snap: Snap = None,
+    labels: Labels = None,
+    grounding: GroundingOut = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="llm formats: write the HTML report (the "
+                                                                 "grounding tab; hallucinated strings in the "
+                                                                 "Annotation Diff). Other formats: anno-eval qa "
+                                                                 "--html.")] = None,
     quiet: Quiet = False,
 ) -> None:
     """Score RESPONSE against KEY: strict, lenient and average P/R/F per type, micro and macro; MUC; SemEval;
     GATE's error rate (1 - P) and false-positive rate (Spurious per token or sentence, --fp-per); with --bdm,
     BDM-weighted P/R/F (near-miss concepts earn partial credit). Why it fails: the count of each kind of error
-    (always), every error as a row (--errors), label confusion (--confusion), intervals (--ci), buckets."""
+    (always), every error as a row (--errors), label confusion (--confusion), intervals (--ci), buckets.
+    A language model's output (--format llm-ner, llm-json, langextract): every string grounded in KEY's text
+    (--ground), one not in it counted as a spurious response (a hallucination); the grounding table beside."""
     from ..files import check_outputs
+    from .llm_options import is_llm_format, refuse_llm_options
 
+    llm = is_llm_format(fmt)
+    if not llm:
+        refuse_llm_options(fmt, **{"--ground": ground, "--ground-all": ground_all, "--snap": snap,
+                                   "--labels": labels, "--grounding": grounding, "--html": html_out})
     inputs = [key, response, bdm, train, *reader_option_files(reader_option)]
-    quiet = check_outputs(inputs, [json_out, errors]) or quiet  # before any work; JSON on stdout: no table
+    quiet = check_outputs(inputs, [json_out, errors, grounding, html_out]) or quiet  # before any work; JSON on
+    # stdout: no table
     analysis = analysis_settings(errors, errors_all, context, confusion, ci, seed, confidence, buckets, train,
-                                 key_set=key_set, fmt=fmt)
-    warn_same_input(key, response, key_set, response_set)
+                                 key_set=key_set, fmt="auto" if llm else fmt)
+    if not llm:  # a model's output is never the key itself
+        warn_same_input(key, response, key_set, response_set)
     from ..report.json import write_json
     from ..spans.engine import evaluate
 
@@ -116,6 +135,14 @@ def score(
                     beta=beta, pairing=pairing, min_overlap=min_overlap, zero_division=zero_division, fmt=fmt,
                     reader_options=reader_settings(encoding, sep, label_feature, reader_option, given=options),
                     credit=bdm_credit(bdm, bdm_feature, split(features)), fp_per=fp_per.lower())
+    if llm:
+        from .llm_options import score_llm
+
+        score_llm(key, response, settings, analysis, ground=ground, ground_all=ground_all, snap=snap, labels=labels,
+                  streamed={"--shards": shards, "--dask": dask, "--chunk-docs": chunk_docs},
+                  outputs={"json": json_out, "errors": errors, "grounding": grounding, "html": html_out},
+                  per_doc=per_doc, errors_all=errors_all, quiet=quiet)
+        return
     if streamed:
         from ..workflows.stream import score_shards
 

@@ -19,6 +19,8 @@ SHARED = ("--quiet", "--dask", "--json", "--types", "--chunk-docs", "--format", 
 runner = CliRunner()
 #: the commands that read coreference files, whose --format names the coreference readers' formats
 COREF = {"coref", "coref-iaa"}
+#: the commands whose --format also names the formats of a language model's output (RESPONSE only)
+LLM = {"score": "llm-ner, llm-json, langextract", "relations": "llm-relations"}
 
 
 def commands() -> dict[str, object]:
@@ -38,13 +40,18 @@ def test_shared_options_have_one_help_text() -> None:
                 helps[opt][param.help].append(name)
     for opt in SHARED:
         texts = {h: names for h, names in helps[opt].items()
-                 if not (opt == "--format" and (names == ["gamma"] or set(names) <= COREF))}
+                 if not (opt == "--format" and (names == ["gamma"] or set(names) <= COREF | set(LLM)))}
         assert len(texts) == 1, f"{opt} has several help texts: {dict(helps[opt])}"
     # gamma's --format names gamma's own formats beside the corpora's (one more help text, on purpose)
     assert any("γ's own" in h for h, names in helps["--format"].items() if names == ["gamma"])
     # coref's and coref-iaa's --format name the coreference formats, which no span reader reads
     for command in COREF:
         assert any("conll2012" in h for h, names in helps["--format"].items() if command in names), command
+    # score's and relations' --format: the shared text, then the language-model formats they read as RESPONSE
+    shared = next(h for h, names in helps["--format"].items() if "qa" in names)
+    for command, formats in LLM.items():
+        (own,) = [h for h, names in helps["--format"].items() if command in names]
+        assert own.startswith(shared[:-1] + "; RESPONSE only: " + formats), (command, own)
     # the options every streaming / reporting command shares are really shared
     assert set(next(iter(helps["--quiet"].values()))) == set(COMMANDS) - {"adjudicate"}
     assert set(next(iter(helps["--dask"].values()))) == {"score", "qa", "compare", "agreement", "iaa", "gamma",
