@@ -83,6 +83,7 @@ setup(
             "spacy_anno_eval.cats_agreement_scorer.v1 = spacy_anno_eval.pipeline.cats_scorer:make_cats_agreement_scorer",  # noqa: E501
             "spacy_anno_eval.noisy_spans_scorer.v1 = spacy_anno_eval.pipeline.noisy_scorer:make_noisy_spans_scorer",
             "spacy_anno_eval.coref_scorer.v1 = spacy_anno_eval.pipeline.coref_scorer:make_coref_scorer",
+            "spacy_anno_eval.llm_scorer.v1 = spacy_anno_eval.pipeline.llm_scorer:make_llm_scorer",
         ],
     },
     classifiers=[

@@ -368,6 +368,12 @@ def doc_spans(doc: Any, selector: str) -> list[tuple[int, int, str]]:
     return [(s.start_char, s.end_char, s.label_) for s in _selected(doc, kind, key)]
 
 
+def token_offsets(doc: Any) -> list[tuple[int, int]]:
+    """``(start_char, end_char)`` of every token of a Doc, in order (what a string found in its text snaps to, as
+    spaCy's ``Doc.char_span`` snaps it: :mod:`spacy_anno_eval.llm.snap`)."""
+    return [(t.idx, t.idx + len(t)) for t in doc]
+
+
 def entity_count(doc: Any) -> int:
     """The number of entities of a Doc (``len(doc.ents)``)."""
     return len(doc.ents)
