@@ -14,7 +14,7 @@ import spacy_anno_eval
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 FAMILIES = ("spans", "agreement", "bdm", "gamma", "annalist", "noisy", "trees", "annotations", "io", "resampling",
-            "coref", "workflows")
+            "coref", "llm", "workflows")
 
 
 def readme_api() -> dict[str, list[str]]:
