@@ -331,18 +331,30 @@ def _grounded_dict(g: Grounded, text: str) -> dict[str, Any]:
             "source": ex.source}
 
 
+def _from_docs(docs: Any, tokens: Any) -> tuple[dict[str, str], Any]:
+    """Texts (and, unless given, tokens) by id of a sequence of spaCy Docs."""
+    from ..annotations.docs import doc_id, token_offsets
+
+    if isinstance(docs, (str, bytes)) or not all(hasattr(d, "text") and hasattr(d, "user_data") for d in docs):
+        raise ConfigError("texts must be a mapping of document id -> text, or spaCy Docs")
+    ids = [doc_id(d, i) for i, d in enumerate(docs)]
+    return (dict(zip(ids, (d.text for d in docs), strict=True)),
+            tokens if tokens is not None else dict(zip(ids, (token_offsets(d) for d in docs), strict=True)))
+
+
 def ground(documents: Mapping[str, Sequence[Extraction]] | Any, texts: Mapping[str, str], *,
            tokens: Mapping[str, Sequence[tuple[int, int]]] | None = None,
            settings: GroundingSettings = GroundingSettings()) -> Grounding:
     """Ground each document's extractions in its text (see the module docstring).
 
     ``documents``: extractions by document id, in the order the model listed them (an
-    :class:`~spacy_anno_eval.llm.extractions.Extractions` is taken as its ``documents``); ``texts``: the key's
-    text of each document; ``tokens``: the key's tokens per document as ``(start, end)`` character offsets
-    (``None``: the word rule of :mod:`spacy_anno_eval.llm.snap`). A document with extractions but no text (or,
-    when ``tokens`` is given, no tokens) raises :class:`~spacy_anno_eval.errors.InputError` naming ids that
-    exist: nothing is dropped silently. The cyclic garbage collector is paused during the call (it builds many
-    small tuples and no cycle) and restored after it.
+    :class:`~spacy_anno_eval.llm.extractions.Extractions` is taken as its ``documents``); ``texts``: the key's text
+    of each document, or the key's spaCy Docs (ids by :func:`spacy_anno_eval.annotations.docs.doc_id`, their tokens
+    snapped to unless ``tokens`` is given); ``tokens``: the key's tokens per document as ``(start, end)`` character
+    offsets (``None``: the word rule of :mod:`spacy_anno_eval.llm.snap`). A document with extractions but no text
+    (or, when ``tokens`` is given, no tokens) raises :class:`~spacy_anno_eval.errors.InputError` naming ids that
+    exist: nothing is dropped silently. The cyclic garbage collector is paused during the call (it builds many small
+    tuples and no cycle) and restored after it.
 
     >>> from spacy_anno_eval.llm.extractions import Extraction
     >>> exs = [Extraction("d", "PER", "Ada", 0), Extraction("d", "PER", "ada", 1), Extraction("d", "LOC", "Mars", 2)]
@@ -354,6 +366,8 @@ def ground(documents: Mapping[str, Sequence[Extraction]] | Any, texts: Mapping[s
         raise ConfigError(f"settings must be a GroundingSettings (see parse_ground), got {type(settings).__name__}")
     if not isinstance(documents, Mapping) and hasattr(documents, "documents"):
         documents = documents.documents
+    if not isinstance(texts, Mapping):  # spaCy Docs: their ids (the package's rule), texts and tokens
+        texts, tokens = _from_docs(texts, tokens)
     _check_ids(documents, texts, "text", "texts")
     if tokens is not None:
         _check_ids(documents, tokens, "tokens", "tokens")

@@ -437,3 +437,18 @@ def _expected(text: str, strings: list[str]) -> list[tuple[int, int, bool]]:
                 taken.add(c[0])
         out.append((c[0][0], c[0][1], repeat))
     return out
+
+
+def test_ground_takes_the_key_as_spacy_docs_and_snaps_to_their_tokens():
+    """``ground(extractions, docs)``: ids by the package's rule (user_data id, else position), the Docs' texts
+    and tokens (here "Lovelace's" is two tokens, so "Lovelace" snaps without the clitic)."""
+    import spacy
+
+    from spacy_anno_eval.llm.extractions import Extraction
+
+    nlp = spacy.blank("en")
+    docs = [nlp("Ada Lovelace's notes."), nlp("Babbage replied.")]
+    docs[1].user_data["id"] = "b"
+    g = ground({"0": [Extraction("0", "PER", "Lovelace", 0)], "b": [Extraction("b", "PER", "babbage", 0)]}, docs)
+    assert [(x.start, x.end, x.step) for x in g.documents["0"].grounded] == [(4, 12, "exact")]
+    assert [(x.start, x.end, x.step) for x in g.documents["b"].grounded] == [(0, 7, "casefold")]
