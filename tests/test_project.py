@@ -3,7 +3,8 @@
 ``spacy project run evaluate`` builds the two model versions from the shipped
 demo corpus (v1 assembled from rules, v2 trained for a few seeded steps), runs
 them over the test documents and writes the reports of v0 (the shipped
-response), v1 and v2 under ``metrics/``. The subprocesses run with every
+response), v1 and v2 under ``metrics/``, and the report of the imaginary
+language model's answers (``assets/llm``, step ``llm-report``). The subprocesses run with every
 Internet socket blocked (a ``sitecustomize`` on ``PYTHONPATH``), so a step that
 tried to download anything would fail the test.
 
@@ -148,6 +149,7 @@ def test_project_yml_runs_on_a_fresh_clone():
             assert not dep.startswith(("corpus/", "training/", "metrics/")) or dep in produced, (step, dep)
         produced |= set(command.get("outputs", []))
     assert {f"metrics/{v}/report.{f}" for v in VERSIONS for f in FORMATS} <= produced
+    assert {"metrics/llm/report.json", "metrics/llm/report.html", "metrics/llm/grounding.jsonl"} <= produced
 
 
 def test_evaluate_writes_every_report(evaluated):
@@ -249,11 +251,30 @@ def test_benchmark_gates_v2_on_the_stored_v1(evaluated):
     assert html.lstrip().lower().startswith("<!doctype html")
 
 
+def test_llm_report_scores_the_imaginary_answers(evaluated):
+    """llm-report: the spacy-llm answers of assets/llm grounded in the key's texts; the two hallucinations are
+    spurious responses, shown in the HTML report (figures: tests/test_llm_example.py)."""
+    project, _, result = evaluated
+    report = json.loads((project / "metrics" / "llm" / "report.json").read_text())
+    grounding = report["grounding"]
+    assert grounding["by_step"] == {"claimed": 0, "exact": 39, "casefold": 3, "normalized": 1, "fuzzy": 3,
+                                    "hallucination": 2}
+    assert report["counts"]["correct"] == 37
+    rows = read_jsonl(project / "metrics" / "llm" / "grounding.jsonl")
+    assert len(rows) == 48
+    hallucinated = [r["text"] for r in rows if r["step"] == "hallucination"]
+    assert hallucinated == ["Lord Byron", "Phnom Penh"]
+    html = (project / "metrics" / "llm" / "report.html").read_text(encoding="utf8")
+    assert html.lstrip().lower().startswith("<!doctype html")
+    assert all(s in html for s in ("not in the text", *hallucinated))
+    assert "not in the text: 2 of 48 extractions" in result.stdout
+
+
 def test_second_run_skips_every_step(evaluated):
     project, env, _ = evaluated
     before = {p: p.stat().st_mtime_ns for p in (project / "metrics").rglob("report.*")}
     result = spacy_project(project, env, "run", "evaluate")
-    assert result.stdout.count("Skipping") == 9, result.stdout
+    assert result.stdout.count("Skipping") == 10, result.stdout
     assert {p: p.stat().st_mtime_ns for p in before} == before
 
 
