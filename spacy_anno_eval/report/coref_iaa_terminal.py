@@ -39,8 +39,7 @@ def coref_iaa_lines(result: dict[str, Any], settings: Sequence[str] = (), column
     names = result["annotators"]
     docs = result["n_docs"]
     head = [f"{len(names)} annotators", f"{docs} document{'' if docs == 1 else 's'}"]
-    # width - 1: rows.pack can end a line with its separator one column past its width
-    lines = pack([*head, *settings], "coreference agreement: ", "  ", sep=",", width=columns - 1)
+    lines = pack([*head, *settings], "coreference agreement: ", "  ", sep=",", width=columns)
     lines += _matrix(result, columns)
     lines += _pairs(result, columns)
     return lines
@@ -56,7 +55,7 @@ def _matrix(result: dict[str, Any], columns: int) -> list[str]:
     lines = [f"{LONG[matrix['metric']]} F (%), the mean of both directions (each annotator as the key):"]
     if aliased:  # numbers in the matrix, the names in a legend above it
         cell, width = CELL, len(f"#{len(names)}") + 4
-        lines += pack([f"#{k + 1} {n}" for k, n in enumerate(names)], "  ", "  ", sep=",", width=columns - 1)
+        lines += pack([f"#{k + 1} {n}" for k, n in enumerate(names)], "  ", "  ", sep=",", width=columns)
     heads = [*([f"#{k + 1}" for k in range(len(names))] if aliased else names), "mean"]
     rows = [f"  {h}" for h in heads[:-1]]
     cells = [[("-" if v is None else pct(v)) for v in row] + [pct(mean)]
