@@ -13,7 +13,11 @@ read from NEGRA export (:mod:`~.negra`), TIGER-XML (:mod:`~.tiger`),
 discbracket (:mod:`~.discbracket`) or brackets (:mod:`~.readers`);
 :mod:`~.disco` scores them as disco-dop's ``eval`` does, and
 :mod:`~.phrase_compare` compares them at Brants & Skut's word, node and
-sentence levels with per-sentence differences.
+sentence levels with per-sentence differences. The statistical half of
+Brants & Skut: :mod:`~.tnt` (TnT's trigram HMM), :mod:`~.structure` (the
+depth-one substructures the models read), :mod:`~.structure_model` (function
+and category models, perplexity, reliability levels) and :mod:`~.resolution`
+(which of two conflicting annotations has the lower perplexity).
 Imports are lazy: naming a function imports its module.
 """
 
@@ -36,4 +40,8 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     readers: read_phrase_trees
     disco: DiscoResult evaluate_disco evaluate_disco_files
     phrase_compare: PhraseComparison compare_phrase_files compare_phrase_treebanks
+    tnt: TrigramHMM
+    structure: Phrase substructures
+    structure_model: StructureModel Doubt cross_validated_models doubts reliability
+    resolution: Resolution ResolvedSentence resolve check_doubts
 """)
