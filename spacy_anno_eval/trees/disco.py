@@ -342,9 +342,10 @@ def pair_sentences(gold: Sequence[PhraseTree], test: Sequence[PhraseTree], sourc
     test_ids = [t.sent_id for t in test]
     distinct = all(gold_ids) and all(test_ids) and len(set(gold_ids)) == len(gold_ids) and \
         len(set(test_ids)) == len(test_ids)
-    if distinct and set(gold_ids) & set(test_ids):
+    gold_set = set(gold_ids)
+    if distinct and gold_set & set(test_ids):
         by_id = {t.sent_id: t for t in test}
-        extra = [i for i in test_ids if i not in set(gold_ids)]
+        extra = [i for i in test_ids if i not in gold_set]
         if extra:
             raise InputError(f"{at}test sentence(s) {', '.join(extra[:5])}{' ...' if len(extra) > 5 else ''} have "
                              f"no gold sentence with that id; gold ids run {gold_ids[0]} .. {gold_ids[-1]}")
