@@ -87,7 +87,7 @@ punctuation included, like the CoNLL 2018 evaluation.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -353,9 +353,11 @@ class TreeComparison:
         """The differences as flat rows (:func:`spacy_anno_eval.trees.diff.diff_rows`)."""
         return diff_rows(self, nodes)
 
-    def render_diff(self, *, nodes: bool = True, max_sentences: int | None = None, max_form: int = 20) -> str:
-        """The differences as text, sentence by sentence (:func:`spacy_anno_eval.trees.diff.render_diff`)."""
-        return render_diff(self, nodes=nodes, max_sentences=max_sentences, max_form=max_form)
+    def render_diff(self, *, nodes: bool = True, max_sentences: int | None = None, max_form: int = 20,
+                    notes: Mapping[int, Sequence[str]] | None = None) -> str:
+        """The differences as text, sentence by sentence (:func:`spacy_anno_eval.trees.diff.render_diff`;
+        ``notes``: more header lines per sentence, by 0-based index)."""
+        return render_diff(self, nodes=nodes, max_sentences=max_sentences, max_form=max_form, notes=notes)
 
     def write_diff(self, path: str | os.PathLike, nodes: bool = True) -> Path:
         """Write the difference rows as JSON lines or TSV (:func:`spacy_anno_eval.trees.diff.write_diff`)."""

@@ -17,7 +17,7 @@ it computes no figure.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -74,11 +74,14 @@ def diff_rows(comparison: Differences, nodes: bool = True) -> list[dict[str, Any
 
 
 def render_diff(comparison: Differences, *, nodes: bool = True, max_sentences: int | None = None,
-                max_form: int = 20) -> str:
+                max_form: int = 20, notes: Mapping[int, Sequence[str]] | None = None) -> str:
     """The differences as text, sentence by sentence (only sentences that differ).
 
     Each sentence: ``# sentence i/n  sent_id = X  UAS a/n  LAS b/n``,
-    ``# text = ...``, then one line per differing word
+    ``# text = ...``, the sentence's ``notes`` (by 0-based index: lines that
+    other results add, such as both annotations' perplexities, each shown
+    after ``# ``; a sentence with a note is shown even when its heads and
+    relations agree), then one line per differing word
     (``3 dog  head 2→4  nsubj→obj``; an arrow marks each key→response
     difference, an unchanged value stands alone), then one line per
     differing node (``node 2-3,5  key only  head word 3 dog, nsubj  "big dog … into"``).
@@ -87,16 +90,18 @@ def render_diff(comparison: Differences, *, nodes: bool = True, max_sentences: i
              f"head 0 = root)"]
     shown = 0
     total = len(comparison.sentences)
+    notes = notes or {}
     for s in comparison.sentences:
-        if not (s.edges or (nodes and s.nodes)):
+        if not (s.edges or (nodes and s.nodes) or s.index in notes):
             continue
         if max_sentences is not None and shown >= max_sentences:
-            rest = sum(1 for x in comparison.sentences[s.index:] if x.edges or (nodes and x.nodes))
+            rest = sum(1 for x in comparison.sentences[s.index:] if x.edges or (nodes and x.nodes) or x.index in notes)
             lines += ["", f"# ... {rest} more differing sentences"]
             break
         shown += 1
         lines += ["", f"# sentence {s.index + 1}/{total}  sent_id = {s.sent_id}  UAS {s.head_correct}/"
                       f"{s.n_words}  LAS {s.las_correct}/{s.n_words}", f"# text = {s.text}"]
+        lines += [f"# {note}" for note in notes.get(s.index, ())]
         idw = len(str(s.n_words))
         formw = min(max_form, max((len(e.form) for e in s.edges), default=1))
         heads = [arrow(e.key_head, e.response_head) for e in s.edges]

@@ -51,7 +51,7 @@ package's policy (``zero_division``, one warning).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -262,13 +262,17 @@ class PhraseComparison:
                              "key_function": d.key_function, "response_function": d.response_function})
         return rows
 
-    def render_diff(self, *, max_sentences: int | None = None) -> str:
+    def render_diff(self, *, max_sentences: int | None = None, notes: Mapping[int, Sequence[str]] | None = None
+                    ) -> str:
         """The differences as text, sentence by sentence (figures 5 and 6 of the paper, in words): a header
-        with the node counts, the text, one line per differing word (``3 saw  parent VP 2-3→S 1-3``), one per
+        with the node counts, the text, the sentence's ``notes`` (by 0-based index: lines other results add,
+        such as both annotations' perplexities, each after ``# ``; a sentence with a note is shown even without
+        a difference here), one line per differing word (``3 saw  parent VP 2-3→S 1-3``), one per
         differing node (``node 2-3  key only  VP/OC  "saw it"``); arrows mark key→response."""
         lines = [f"# differences {self.key_source} → {self.response_source} (key→response; word ids from 1)"]
         total, shown = len(self.sentences), 0
-        differing = [s for s in self.sentences if s.error or s.words or s.nodes]
+        notes = notes or {}
+        differing = [s for s in self.sentences if s.error or s.words or s.nodes or s.index in notes]
         for s in differing:
             if max_sentences is not None and shown >= max_sentences:
                 lines += ["", f"# ... {len(differing) - shown} more differing sentences"]
@@ -277,6 +281,7 @@ class PhraseComparison:
             lines += ["", f"# sentence {s.index + 1}/{total}  sent_id = {s.sent_id}  nodes {s.nodes_identical} "
                           f"identical of {s.nodes_key} key / {s.nodes_response} response",
                       f"# text = {' '.join(s.forms)}"]
+            lines += [f"# {note}" for note in notes.get(s.index, ())]
             if s.error:
                 lines.append(f"  not compared: {s.error}")
                 continue
