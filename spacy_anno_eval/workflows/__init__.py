@@ -1,7 +1,8 @@
 """Workflows built from the engine and the families: Corpus QA (:mod:`.qa`), adjudication
 (:mod:`.adjudicate`), shard and chunk streams on one machine or Dask (:mod:`.stream`), GATE's corpus
-benchmark (:mod:`.benchmark`), and a language model's extractions grounded and scored (:mod:`.llm`,
-:mod:`.llm_relations`).
+benchmark (:mod:`.benchmark`), a language model's extractions grounded and scored (:mod:`.llm`,
+:mod:`.llm_relations`), and Brants & Skut's models on treebanks: which of two annotations to keep, which labels
+to doubt (:mod:`.tree_models`).
 
 Imports are lazy: naming a function imports its module.
 """
@@ -18,6 +19,7 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     coref_compare: compare_coref CorefComparison
     llm: score_extractions LlmEvaluation
     llm_relations: score_relation_extractions LlmRelations
+    tree_models: resolve_files resolve_treebanks doubt_files doubt_treebank DoubtReport TreeModelSettings
     benchmark.run: run_benchmark
     benchmark.store: store_baseline
 """)
