@@ -64,7 +64,7 @@ from ..errors import ConfigError, InputError
 from ..figures import json_safe
 from .conllu import Sentence
 from .phrase import PhraseTree
-from .structure import n_nodes, substructures, tree_kind
+from .structure import HEAD, n_nodes, substructures, tree_kind
 from .tnt import LN2, Counts, TrigramHMM, count_flat
 
 LEVELS = ("unreliable", "almost reliable", "reliable")
@@ -111,12 +111,13 @@ def _quotient(log_best: float, log_second: float) -> float:
 
 @dataclass(frozen=True)
 class Doubt:
-    """One decision of the models on one label of an annotation (section 3.5). ``node``: the node id
-    (a node's function or category), ``word``: the 1-based word (a word's function, a dependent's
-    relation); ``kind`` ``"function"`` or ``"category"``; ``given`` the annotation's label, ``best`` and
-    ``second`` the model's two best (``second`` ``None`` when nothing else can be), ``quotient`` ``P_best /
-    P_second`` (``inf`` without a second), ``level`` its reliability; ``contradicts``: reliable, and the
-    annotation's label is not the best. ``parent``: the category of the phrase the function is decided in."""
+    """One decision of the models on one label of an annotation (section 3.5). ``node``: the node id (a node's
+    function or category), ``word``: the 1-based word (a word's function, a dependent's relation); ``kind``
+    ``"function"`` or ``"category"``; ``given`` the annotation's label, ``best`` and ``second`` the model's two best
+    (``second`` ``None`` when nothing else can be), ``quotient`` ``P_best / P_second`` (``inf`` without a second),
+    ``level`` its reliability (an infinite quotient is reliable, as section 3.5 reads, though such contradictions
+    come from sparse data more often; a dependent's ``<HEAD>`` candidate is skipped); ``contradicts``: reliable,
+    and the annotation's label is not the best. ``parent``: the category of the phrase the function is decided in."""
 
     sent_id: str
     node: int | None
@@ -233,6 +234,12 @@ class StructureModel:
             for (best, lb, second, ls), given, (node, word), decided in zip(alts, p.states, p.children, p.decided,
                                                                           strict=True):
                 if decided:
+                    if best == HEAD:  # a dependent is never the head: its best is the next candidate
+                        best, lb, second, ls = second, ls, "", -math.inf
+                    elif second == HEAD:
+                        second, ls = "", -math.inf
+                    if not best:
+                        continue  # nothing but the head marker fits: no decision to judge
                     out.append(_doubt(tree.sent_id, node, word, "function", given, best, second or None,
                                       _quotient(lb, ls), t1, t2, p.category))
         if self.kind == "phrase" and self.category_counts:
@@ -248,6 +255,9 @@ class StructureModel:
 
 def _doubt(sid: str, node: int | None, word: int | None, kind: str, given: str, best: str, second: str | None,
            q: float, t1: float, t2: float, parent: str) -> Doubt:
+    # no second alternative: an infinite quotient, reliable by section 3.5's rule; such contradictions are less
+    # precise than finite ones (benchmarks/study_brants_skut.py: 17-49 % against 70-98 %), and the rows say so
+    # with second None, for a reader to weigh
     level = reliability(q, t1, t2)
     return Doubt(sid, node, word, kind, given, best, second, q, level, level == LEVELS[2] and given != best, parent)
 

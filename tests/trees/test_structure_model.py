@@ -302,3 +302,20 @@ def test_unseen_parent_category_uses_the_pooled_model():
                      tuple(n._replace(label="XP") if n.label == "NP" else n for n in t.nodes), sent_id="odd")
     assert "XP" not in model.models and model.model_for("XP") is model.pooled
     assert math.isfinite(model.log_prob(odd)) and model.perplexity(odd) > model.perplexity(t)
+
+
+def test_a_dependent_is_never_offered_the_head_marker():
+    """In dependency trees the head itself sits among its dependents as ``<HEAD>`` (so the models see which side
+    each dependent is on); it is a position, not a relation, so a dependent's best or second is never it (on
+    UD-EWT a CCONJ model once offered ``<HEAD>`` as a comma's relation, "reliable")."""
+    from spacy_anno_eval.trees.conllu import read_conllu
+    from spacy_anno_eval.trees.structure import HEAD
+    from spacy_anno_eval.trees.structure_model import StructureModel
+    from tests.conftest import shared_file
+
+    folder = shared_file("ud_ewt")
+    path = next(iter(sorted(folder.rglob("*.conllu"))))
+    sentences = list(read_conllu(path).sentences)[:300]
+    model = StructureModel.fit(sentences)
+    doubts = [d for s in sentences for d in model.doubt(s)]
+    assert doubts and all(HEAD not in (d.best, d.second) for d in doubts)
