@@ -55,6 +55,11 @@ SuggestionsOpt = Annotated[Path | None, typer.Option("--suggestions", help="--re
                                                                            "differing sentence with a suggestion: "
                                                                            "{sent_id, choose: A|B, pp_a, pp_b} "
                                                                            "(not adjudicate's span choices).")]
+AdjudicatedOpt = Annotated[Path | None, typer.Option("--adjudicated", help="--resolve: write the treebank of the "
+                                                                           "suggested versions (each sentence "
+                                                                           "copied as written from KEY or "
+                                                                           "RESPONSE; ties keep KEY's); CoNLL-U "
+                                                                           "and NEGRA export.")]
 DoubtsOpt = Annotated[Path | None, typer.Option("--doubts", help="--doubt: write the doubtful labels as rows "
                                                                  "(.jsonl, .csv or .tsv by suffix).")]
 Theta1Opt = Annotated[float | None, typer.Option("--theta1", help="--doubt: a quotient P_best/P_second below "
@@ -76,24 +81,27 @@ class ModelRequest:
     suggestions: Path | None
     doubts: Path | None
     settings: Any
+    adjudicated: Path | None = None
 
 
 def model_request(resolve: bool, doubt: bool, train: Path | None, folds: int | None, gold: Path | None,
                   suggestions: Path | None, doubts: Path | None, theta1: float | None, theta2: float | None,
-                  two_treebanks: bool) -> ModelRequest | None:
+                  two_treebanks: bool, adjudicated: Path | None = None) -> ModelRequest | None:
     """The checked request (module docstring), or ``None`` when neither ``--resolve`` nor ``--doubt`` is given
     (then no option of theirs may be)."""
     if not (resolve or doubt):
         given = [name for name, value in (("--gold", gold), ("--train", train), ("--folds", folds),
                                           ("--suggestions", suggestions), ("--doubts", doubts),
+                                          ("--adjudicated", adjudicated),
                                           ("--theta1", theta1), ("--theta2", theta2)) if value is not None]
         if given:
             raise ConfigError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for Brants & Skut's models: "
                               f"add --resolve (which of KEY and RESPONSE to keep) or --doubt (which labels to "
                               f"check)")
         return None
-    if suggestions is not None and not resolve:
-        raise ConfigError("--suggestions writes what --resolve suggests; add --resolve")
+    for name, value in (("--suggestions", suggestions), ("--adjudicated", adjudicated)):
+        if value is not None and not resolve:
+            raise ConfigError(f"{name} writes what --resolve suggests; add --resolve")
     for name, value in (("--doubts", doubts), ("--theta1", theta1), ("--theta2", theta2)):
         if value is not None and not doubt:
             raise ConfigError(f"{name} is for --doubt (section 3.5's reliability levels); add --doubt")
@@ -105,7 +113,7 @@ def model_request(resolve: bool, doubt: bool, train: Path | None, folds: int | N
 
     settings = TreeModelSettings(folds=10 if folds is None else folds,
                                  theta1=5.0 if theta1 is None else theta1, theta2=100.0 if theta2 is None else theta2)
-    return ModelRequest(resolve, doubt, train, gold, suggestions, doubts, settings)
+    return ModelRequest(resolve, doubt, train, gold, suggestions, doubts, settings, adjudicated)
 
 
 @dataclass
@@ -116,6 +124,7 @@ class ModelOutcome:
     notes: dict[str, str]
     resolution: Any = None
     doubts: Any = None
+    adjudicated: Any = None
 
 
 def run_models(request: ModelRequest, key: Path, key_trees: list, response: Path | None,
@@ -135,6 +144,13 @@ def run_models(request: ModelRequest, key: Path, key_trees: list, response: Path
                                    "train": str(request.train) if request.train is not None else None,
                                    "gold_file": str(request.gold) if request.gold is not None else None}
         out.notes = perplexity_notes(out.sections["resolve"])
+        if request.adjudicated is not None:
+            from ..trees.adjudicated import adjudicated_treebank
+
+            out.adjudicated = adjudicated_treebank(key, response, key_trees, response_trees, out.resolution,
+                                                   format_of(key))
+            out.sections["resolve"]["adjudicated"] = {"file": str(request.adjudicated),
+                                                      **out.adjudicated.to_dict()}
     if request.doubt:
         judged, reference = (response_trees, key_trees) if response_trees is not None else (key_trees, None)
         out.doubts = doubt_treebank(judged, reference=reference, train=train, gold=gold, settings=request.settings,
@@ -150,6 +166,10 @@ def write_model_outputs(request: ModelRequest, outcome: ModelOutcome) -> None:
 
     if request.suggestions is not None:
         write_jsonl(request.suggestions, outcome.resolution.suggestions())
+    if request.adjudicated is not None:
+        from ..trees.adjudicated import write_adjudicated
+
+        write_adjudicated(request.adjudicated, outcome.adjudicated)
     if request.doubts is not None:
         outcome.doubts.write_rows(request.doubts)
 
@@ -168,6 +188,6 @@ def model_lines(request: ModelRequest, sections: dict[str, Any]) -> list[str]:
     return lines
 
 
-__all__ = ["DoubtOpt", "DoubtsOpt", "FoldsOpt", "GoldOpt", "ModelOutcome", "ModelRequest", "ResolveOpt",
-           "SuggestionsOpt", "Theta1Opt", "Theta2Opt", "TrainOpt", "model_lines", "model_request", "run_models",
-           "write_model_outputs"]
+__all__ = ["AdjudicatedOpt", "DoubtOpt", "DoubtsOpt", "FoldsOpt", "GoldOpt", "ModelOutcome", "ModelRequest",
+           "ResolveOpt", "SuggestionsOpt", "Theta1Opt", "Theta2Opt", "TrainOpt", "model_lines", "model_request",
+           "run_models", "write_model_outputs"]

@@ -16,6 +16,7 @@ import typer
 from ..errors import ConfigError
 from .app import JsonOut, Quiet, app, warn_same_input
 from .tree_models import (
+    AdjudicatedOpt,
     DoubtOpt,
     DoubtsOpt,
     FoldsOpt,
@@ -59,6 +60,7 @@ def trees(
     folds: FoldsOpt = None,
     gold: GoldOpt = None,
     suggestions: SuggestionsOpt = None,
+    adjudicated: AdjudicatedOpt = None,
     doubts_out: DoubtsOpt = None,
     theta1: Theta1Opt = None,
     theta2: Theta2Opt = None,
@@ -79,9 +81,9 @@ def trees(
 
         raise MissingParameter(param_type="argument", param_hint="'RESPONSE'")
     quiet = check_outputs([key, response, prm, train, gold],
-                          [json_out, diff_out, rsl, suggestions, doubts_out]) or quiet  # before any work
+                          [json_out, diff_out, rsl, suggestions, doubts_out, adjudicated]) or quiet  # before work
     request = model_request(resolve, doubt, train, folds, gold, suggestions, doubts_out, theta1, theta2,
-                            two_treebanks=response is not None)
+                            two_treebanks=response is not None, adjudicated=adjudicated)
     if response is None:
         given = [name for name, value in (("--prm", prm), ("--rsl", rsl), ("--diff", diff_out),
                                           ("--disconly", disc_only or None)) if value is not None]

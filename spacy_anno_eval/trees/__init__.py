@@ -17,7 +17,8 @@ sentence levels with per-sentence differences. The statistical half of
 Brants & Skut: :mod:`~.tnt` (TnT's trigram HMM), :mod:`~.structure` (the
 depth-one substructures the models read), :mod:`~.structure_model` (function
 and category models, perplexity, reliability levels) and :mod:`~.resolution`
-(which of two conflicting annotations has the lower perplexity).
+(which of two conflicting annotations has the lower perplexity);
+:mod:`~.adjudicated` writes the treebank of the suggested versions.
 Imports are lazy: naming a function imports its module.
 """
 
@@ -44,4 +45,5 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     structure: Phrase substructures
     structure_model: StructureModel Doubt cross_validated_models doubts reliability
     resolution: Resolution ResolvedSentence resolve check_doubts
+    adjudicated: Adjudicated adjudicated_treebank write_adjudicated
 """)

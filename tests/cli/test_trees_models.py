@@ -358,3 +358,50 @@ def test_resolve_on_the_shared_negra_sample(tmp_path: Path) -> None:
         "n_differing_sentences"]
     assert (tmp_path / "n.diff").read_text(encoding="utf8").count("# perplexity") == data["resolve"]["differing"]
     assert data["doubt"]["model"] == f"trained on {gold}"
+
+
+def test_adjudicated_treebank_takes_each_suggested_version(bank: dict[str, Path]) -> None:
+    """--adjudicated writes the suggested treebank: KEY is the corrupted B, RESPONSE the clean A; where they
+    differ the models (trained on other clean sentences) prefer A's sentences, copied as written, so the
+    result is the clean file; the JSON says which sentences came from RESPONSE."""
+    out = bank["out"]
+    adjudicated = out / "adjudicated.export"
+    run(["trees", bank["b"], bank["a"], "--resolve", "--train", bank["train"], "--adjudicated", adjudicated,
+         "--json", out / "adj.json", "-q"])
+    data = load(out / "adj.json")["resolve"]
+    assert data["adjudicated"]["ties"] == [] and len(data["adjudicated"]["from_b"]) == 12
+    assert adjudicated.read_text(encoding="utf8") == bank["a"].read_text(encoding="utf8")
+
+
+def test_adjudicated_needs_resolve_and_a_block_format(bank: dict[str, Path], tmp_path: Path) -> None:
+    result = run(["trees", bank["a"], bank["b"], "--doubt", "--adjudicated", tmp_path / "x.export"], code=2)
+    assert "--adjudicated writes what --resolve suggests" in result.stderr
+    alone = run(["trees", bank["a"], bank["b"], "--adjudicated", tmp_path / "x.export"], code=2)
+    assert "--adjudicated is for Brants & Skut's models" in alone.stderr
+    a, b = tmp_path / "a.mrg", tmp_path / "b.mrg"
+    a.write_text("(S (NP-SBJ (DT the) (NN cat)) (VP (VBD sat)))\n(S (NP-SBJ (DT a) (NN dog)) (VP (VBD ran)))\n",
+                 encoding="utf8")
+    b.write_text("(S (NP-OBJ (DT the) (NN cat)) (VP (VBD sat)))\n(S (NP-SBJ (DT a) (NN dog)) (VP (VBD ran)))\n",
+                 encoding="utf8")
+    refused = run(["trees", a, b, "--resolve", "--folds", "2", "--adjudicated", tmp_path / "x.mrg"], code=2)
+    assert "written for CoNLL-U and NEGRA export files" in refused.stderr and not (tmp_path / "x.mrg").exists()
+
+
+def test_adjudicated_conllu_copies_the_chosen_blocks(tmp_path: Path) -> None:
+    """UD-EWT r2.16 against r2.10: every sentence of the written treebank is the block of the version the
+    suggestion names, as written (comments included), in A's order."""
+    from tests.conftest import shared_file
+
+    a = shared_file("ud_ewt", "en_ewt-ud-test.first300.r2.16.conllu")
+    b = shared_file("ud_ewt", "en_ewt-ud-test.first300.r2.10.conllu")
+    out = tmp_path / "adj.conllu"
+    run(["trees", a, b, "--resolve", "--adjudicated", out, "--suggestions", tmp_path / "s.jsonl", "-q"])
+    blocks = [x for x in out.read_text(encoding="utf8").split("\n\n") if x.strip()]
+    a_blocks = [x for x in a.read_text(encoding="utf8").split("\n\n") if x.strip()]
+    b_blocks = [x for x in b.read_text(encoding="utf8").split("\n\n") if x.strip()]
+    lines = (tmp_path / "s.jsonl").read_text(encoding="utf8").splitlines()
+    chosen = {row["sent_id"]: row["choose"] for row in map(json.loads, lines)}
+    assert len(blocks) == len(a_blocks) == 300 and any(v == "B" for v in chosen.values())
+    for ours, mine, theirs in zip(blocks, a_blocks, b_blocks, strict=True):
+        sid = next(line.split("=", 1)[1].strip() for line in mine.splitlines() if line.startswith("# sent_id"))
+        assert ours.strip("\n") == (theirs if chosen.get(sid) == "B" else mine).strip("\n"), sid
