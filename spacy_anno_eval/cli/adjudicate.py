@@ -27,10 +27,14 @@ def adjudicate(
     key: Annotated[Path, typer.Argument(metavar="KEY", help="First annotation set (e.g. annotator A).")],
     response: Annotated[Path, typer.Argument(metavar="RESPONSE", help="Second annotation set (e.g. annotator B), "
                                                                       "same documents and texts.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="The gold DocBin (.spacy) to write.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The gold DocBin (.spacy) to write (tree "
+                                                                 "choices: the adjudicated treebank).")],
     choices: Annotated[Path | None, typer.Option("--choices", help="JSONL of decisions: one {\"doc\", \"side\": "
                                                                    "\"key\"|\"response\"|\"none\", \"start\", "
-                                                                   "\"end\", \"label\"} a line.")] = None,
+                                                                   "\"end\", \"label\"} a line; for two "
+                                                                   "treebanks (CoNLL-U, NEGRA export), 'trees "
+                                                                   "--resolve --suggestions' rows {\"sent_id\", "
+                                                                   "\"choose\": \"A\"|\"B\"}.")] = None,
     fmt: Format = "auto",
     key_set: KeySet = "ents",
     response_set: ResponseSet = None,
@@ -53,6 +57,15 @@ def adjudicate(
     # before any work: never over an input
     to_stdout = check_outputs([key, response, choices, *reader_option_files(reader_option)], [out, undecided])
     warn_same_input(key, response, key_set, response_set)
+    from ..workflows.tree_models import is_tree_choices
+
+    if choices is not None and is_tree_choices(choices):  # trees --resolve --suggestions rows: a treebank
+        from ..workflows.tree_models import adjudicate_treebanks
+
+        made = adjudicate_treebanks(key, response, choices, out)
+        typer.echo(f"adjudicated treebank written to {out}: {made.n_sentences} sentences, {len(made.from_b)} from "
+                   f"RESPONSE", err=to_stdout)
+        return
     from ..workflows.adjudicate import adjudicate_files
 
     summary = adjudicate_files(key, response, out, choices, key_set=key_set, response_set=response_set,

@@ -53,8 +53,9 @@ GoldOpt = Annotated[Path | None, typer.Option("--gold", help="An adjudicated ver
                                                              "wrong.")]
 SuggestionsOpt = Annotated[Path | None, typer.Option("--suggestions", help="--resolve: write a JSON line per "
                                                                            "differing sentence with a suggestion: "
-                                                                           "{sent_id, choose: A|B, pp_a, pp_b} "
-                                                                           "(not adjudicate's span choices).")]
+                                                                           "{sent_id, choose: A|B, pp_a, pp_b}; "
+                                                                           "'adjudicate A B --choices' takes "
+                                                                           "them.")]
 AdjudicatedOpt = Annotated[Path | None, typer.Option("--adjudicated", help="--resolve: write the treebank of the "
                                                                            "suggested versions (each sentence "
                                                                            "copied as written from KEY or "

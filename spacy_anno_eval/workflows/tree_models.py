@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from ..figures import json_safe
 from ..trees.conllu import Sentence, read_conllu
 from ..trees.phrase import PhraseTree
@@ -232,5 +232,65 @@ def doubt_files(path: str | os.PathLike, against: str | os.PathLike | None = Non
                           train_source=str(train))
 
 
-__all__ = ["DOUBT_COLUMNS", "DoubtReport", "TreeModelSettings", "doubt_files", "doubt_treebank", "read_trees",
-           "resolve_files", "resolve_treebanks"]
+# ---------------------------------------------------------------------------------------------------------------
+# adjudicate: a treebank from per-sentence choices
+
+
+def is_tree_choices(path: str | os.PathLike) -> bool:
+    """Whether a ``--choices`` file holds per-sentence tree choices (``trees --resolve --suggestions`` rows:
+    ``{"sent_id", "choose": "A"|"B"}``) rather than span decisions: its first record names ``choose``."""
+    from ..io.parse import json_lines
+
+    for _, record in json_lines(path):
+        return isinstance(record, dict) and "choose" in record and "sent_id" in record
+    return False
+
+
+def adjudicate_treebanks(a: str | os.PathLike, b: str | os.PathLike, choices: str | os.PathLike,
+                         out: str | os.PathLike, tree_format: str = "auto") -> Any:
+    """``anno-eval adjudicate A B --choices S.jsonl --out OUT`` for treebanks: each sentence as the choices
+    name it (``trees --resolve --suggestions`` rows, edited or not; a sentence no row names keeps A's), copied
+    as written (:func:`~spacy_anno_eval.trees.adjudicated.adjudicated_treebank`). A row naming a sentence
+    neither file has, a ``choose`` other than A or B, a sentence chosen twice: an InputError naming the line."""
+    from ..io.parse import json_lines
+    from ..trees.adjudicated import adjudicated_treebank, write_adjudicated
+
+    a_trees, b_trees = read_trees(a, tree_format), read_trees(b, tree_format)
+    ids = {t.sent_id for t in a_trees}
+    chosen: dict[str, Any] = {}
+    for line, record in json_lines(choices):
+        sid = record.get("sent_id") if isinstance(record, dict) else None
+        side = record.get("choose") if isinstance(record, dict) else None
+        if not isinstance(sid, str) or side not in ("A", "B"):
+            raise InputError(f"{choices}:{line}: a tree choice is {{\"sent_id\": \"...\", \"choose\": \"A\" or "
+                             f"\"B\"}}, got {record!r:.80}")
+        if sid not in ids:
+            raise InputError(f"{choices}:{line}: sentence {sid!r} is not in {a} (its first ids: "
+                             f"{', '.join(sorted(ids)[:5])})")
+        if sid in chosen:
+            raise InputError(f"{choices}:{line}: sentence {sid!r} is chosen twice; keep one line per sentence")
+        chosen[sid] = _Choice(side)
+    adjudicated = adjudicated_treebank(a, b, a_trees, b_trees, _Choices(chosen), tree_format)
+    write_adjudicated(out, adjudicated)
+    return adjudicated
+
+
+@dataclass(frozen=True)
+class _Choice:
+    suggestion: str
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """Per-sentence choices in the shape :func:`adjudicated_treebank` reads from a Resolution (``by_id``)."""
+
+    chosen: dict[str, _Choice]
+
+    def by_id(self) -> dict[str, _Choice]:
+        return self.chosen
+
+
+__all__ = [
+    "DOUBT_COLUMNS", "DoubtReport", "TreeModelSettings", "adjudicate_treebanks", "doubt_files", "doubt_treebank",
+    "is_tree_choices", "read_trees", "resolve_files", "resolve_treebanks"
+]

@@ -405,3 +405,18 @@ def test_adjudicated_conllu_copies_the_chosen_blocks(tmp_path: Path) -> None:
     for ours, mine, theirs in zip(blocks, a_blocks, b_blocks, strict=True):
         sid = next(line.split("=", 1)[1].strip() for line in mine.splitlines() if line.startswith("# sent_id"))
         assert ours.strip("\n") == (theirs if chosen.get(sid) == "B" else mine).strip("\n"), sid
+
+
+def test_adjudicate_takes_the_suggestions_as_tree_choices(bank: dict[str, Path]) -> None:
+    """The --suggestions rows are choices 'anno-eval adjudicate' takes for two treebanks: the same treebank as
+    --adjudicated writes; an edited row naming an unknown sentence is refused naming its line."""
+    out = bank["out"]
+    run(["trees", bank["b"], bank["a"], "--resolve", "--train", bank["train"], "--suggestions", out / "s.jsonl",
+         "--adjudicated", out / "direct.export", "-q"])
+    result = run(["adjudicate", bank["b"], bank["a"], "--choices", out / "s.jsonl", "--out", out / "via.export"])
+    assert "adjudicated treebank written" in result.stdout
+    assert (out / "via.export").read_text(encoding="utf8") == (out / "direct.export").read_text(encoding="utf8")
+    bad = out / "bad.jsonl"
+    bad.write_text('{"sent_id": "1", "choose": "B"}\n{"sent_id": "999", "choose": "A"}\n', encoding="utf8")
+    refused = run(["adjudicate", bank["b"], bank["a"], "--choices", bad, "--out", out / "x.export"], code=2)
+    assert "bad.jsonl:2: sentence '999' is not in" in refused.stderr and not (out / "x.export").exists()
