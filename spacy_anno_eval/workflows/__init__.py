@@ -19,7 +19,8 @@ __getattr__, __dir__, __all__ = lazy_package(__name__, """
     coref_compare: compare_coref CorefComparison
     llm: score_extractions LlmEvaluation
     llm_relations: score_relation_extractions LlmRelations
-    tree_models: resolve_files resolve_treebanks doubt_files doubt_treebank DoubtReport TreeModelSettings adjudicate_treebanks
+    tree_models: resolve_files resolve_treebanks doubt_files doubt_treebank DoubtReport TreeModelSettings
+        adjudicate_treebanks
     benchmark.run: run_benchmark
     benchmark.store: store_baseline
 """)
