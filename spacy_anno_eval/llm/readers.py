@@ -29,19 +29,16 @@ read function), loaded when named or when a format is detected; listing the form
 
 from __future__ import annotations
 
-import inspect
 import os
 import re
-import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from functools import partial
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError
 from ..io.parse import head_bytes, sniff_json
+from ..io.plugins import PluginReader, ReaderRegistry
 from .extractions import Extractions
 from .records import (  # the records and three readers, re-exported: their home is records.py
     ALIGNMENT_STATUSES,
@@ -70,52 +67,11 @@ _HEAD = 1 << 16
 # -- the registry ------------------------------------------------------------------------------------------------
 
 
-def _import(target: str) -> Any:
-    return getattr(import_module(target.partition(":")[0]), target.partition(":")[2])
-
-
-@dataclass(frozen=True)
-class LlmReader:
-    """A registered reader (module docstring): ``read``/``sniff``/``sample``, callables or ``"module:function"``
-    targets imported on first use; ``suffixes`` the file names it claims (lower case); ``folders`` whether it reads
-    a folder; ``sniff(path)`` whether a file's content is of its format; ``sample()`` a small file of it."""
-
-    name: str
-    read: str | Callable[..., Any]
-    suffixes: tuple[str, ...] = ()
-    folders: bool = False
-    sniff: str | Callable[[Path], bool] | None = None
-    sample: str | Callable[[], bytes] | None = None
-
-    def function(self) -> Callable[..., Any]:
-        return self.read if callable(self.read) else _import(self.read)
-
-    def __call__(self, path: str | os.PathLike, **options: Any) -> Any:
-        return self.function()(path, **options)
-
-    def options(self) -> tuple[str, ...] | None:
-        """The options the reader takes (its parameters after the path); ``None`` when it takes any."""
-        params = list(inspect.signature(self.function()).parameters.values())[1:]
-        if any(p.kind is p.VAR_KEYWORD for p in params):
-            return None
-        return tuple(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
-
-    def claims(self, path: Path) -> bool:
-        return any(path.name.lower().endswith(s) for s in self.suffixes)
-
-    def sniffs(self, path: Path) -> bool:
-        """Whether the sniff says ``path`` is of the format (a sniff that fails says no)."""
-        if self.sniff is None:
-            return False
-        try:
-            return bool((self.sniff if callable(self.sniff) else _import(self.sniff))(path))
-        except Exception:  # noqa: BLE001 - a sniff that fails claims nothing; the reader says what is wrong
-            return False
-
-    def sample_bytes(self) -> bytes | None:
-        if self.sample is None:
-            return None
-        return (self.sample if callable(self.sample) else _import(self.sample))()
+class LlmReader(PluginReader):
+    """A registered reader (module docstring; :class:`~spacy_anno_eval.io.plugins.PluginReader`):
+    ``read``/``sniff``/``sample``, callables or ``"module:function"`` targets imported on first use; ``suffixes``
+    the file names it claims (lower case); ``folders`` whether it reads a folder; ``sniff(path)`` whether a file's
+    content is of its format; ``sample()`` a small file of it."""
 
 
 def classify(path: Path) -> str | None:
@@ -195,11 +151,8 @@ BUILTIN: tuple[LlmReader, ...] = tuple(
               partial(_sample, name))
     for name, read in (("llm-ner", _M + "spacy_llm:read_llm_ner"), ("llm-json", read_llm_json),
                        ("langextract", read_langextract), ("llm-relations", read_llm_relations)))
-_BUILTIN = {r.name: r for r in BUILTIN}
-_PLUGINS: dict[str, LlmReader] = {}
-_ENTRY: dict[str, Any] = {}
-_ENTRY_LOCK = threading.Lock()
-_DISCOVERED = False
+#: the registry (:class:`~spacy_anno_eval.io.plugins.ReaderRegistry`): built-ins, plugins, entry points
+REGISTRY = ReaderRegistry("extraction", GROUP, BUILTIN, LlmReader, " (a folder of .spacy files is read as llm-ner)")
 
 
 def register_llm_reader(name: str, suffixes: Sequence[str] = (), *, folders: bool = False,
@@ -208,113 +161,39 @@ def register_llm_reader(name: str, suffixes: Sequence[str] = (), *, folders: boo
     """Decorator: register a read function (``read(path, **options) -> Extractions``) as the reader ``name`` for
     the file ``suffixes`` (:class:`LlmReader` says what the rest are); a built-in reader of that name is replaced
     for this process (:func:`unregister_llm_reader` brings it back)."""
-    if not isinstance(name, str) or not name.strip():
-        raise ConfigError(f"register_llm_reader: the format name must be a non-empty string, got {name!r}")
-    suffixes = (suffixes,) if isinstance(suffixes, str) else suffixes
-
-    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
-        _PLUGINS[name] = LlmReader(name, function, tuple(s.lower() for s in suffixes), folders, sniff, sample)
-        return function
-
-    return decorate
+    return REGISTRY.register(name, suffixes, folders=folders, sniff=sniff, sample=sample)
 
 
 def unregister_llm_reader(name: str) -> None:
     """Remove the plugin reader ``name`` (a built-in one it replaced comes back)."""
-    _PLUGINS.pop(name, None)
-
-
-def _discover() -> None:
-    global _DISCOVERED
-    from importlib.metadata import entry_points
-
-    with _ENTRY_LOCK:
-        for ep in () if _DISCOVERED else entry_points(group=GROUP):
-            _ENTRY.setdefault(ep.name, ep)
-        _DISCOVERED = True
-
-
-def _load(name: str) -> LlmReader:
-    ep = _ENTRY[name]
-    what = f"the extraction reader plugin {name!r} (entry point {ep.name} = {ep.value} in the group {GROUP})"
-    try:
-        loaded = ep.load()
-    except Exception as exc:  # noqa: BLE001 - whatever a broken plugin raises, named as such
-        raise ConfigError(f"{what} cannot be loaded ({type(exc).__name__}: {exc}); fix or uninstall the package "
-                          f"that provides it, or name another format: "
-                          f"{', '.join(n for n in llm_formats() if n != name)}") from None
-    if isinstance(loaded, LlmReader):
-        reader = replace(loaded, name=name)
-    elif callable(loaded):
-        reader = LlmReader(name, loaded)
-    else:
-        raise ConfigError(f"{what} names a {type(loaded).__name__}, not a read function or an LlmReader")
-    _PLUGINS.setdefault(name, reader)
-    _ENTRY.pop(name, None)
-    return _PLUGINS[name]
+    REGISTRY.unregister(name)
 
 
 def llm_formats() -> list[str]:
     """The names of every extraction reader: built in, registered and installed (no plugin is loaded)."""
-    _discover()
-    return sorted(set(_BUILTIN) | set(_PLUGINS) | set(_ENTRY))
+    return REGISTRY.formats()
 
 
-def get_llm_reader(name: str) -> LlmReader:
-    """The reader ``name`` (a plugin's first); an unknown name is a :class:`ConfigError` listing those that exist."""
-    _discover()
-    if not isinstance(name, str):
-        raise ConfigError(f"fmt: the name of an extraction format ({', '.join(llm_formats())}), got {name!r}")
-    if name in _PLUGINS:
-        return _PLUGINS[name]
-    if name in _ENTRY:
-        return _load(name)
-    if name in _BUILTIN:
-        return _BUILTIN[name]
-    raise ConfigError(f"unknown extraction format {name!r}: use one of {', '.join(llm_formats())} (or none, to "
-                      f"tell it from the file)")
+def get_llm_reader(name: str) -> PluginReader:
+    """The reader ``name`` (a plugin's first); an unknown name is a ConfigError listing those that exist."""
+    return REGISTRY.get(name)
 
 
-def llm_readers() -> list[LlmReader]:
+def llm_readers() -> list[PluginReader]:
     """Every reader (plugins loaded; a built-in replaced by a plugin counts once, as the plugin)."""
-    return [get_llm_reader(name) for name in llm_formats()]
+    return REGISTRY.readers()
 
 
 def llm_reader_options(name: str) -> tuple[str, ...] | None:
-    return get_llm_reader(name).options()  # the options the reader takes; None when it takes any
-
-
-def _by_precedence() -> list[LlmReader]:
-    _discover()
-    for name in list(_ENTRY):
-        _load(name)
-    return [*_PLUGINS.values(), *(r for n, r in _BUILTIN.items() if n not in _PLUGINS)]
+    """The options the reader ``name`` takes; ``None`` when it takes any."""
+    return REGISTRY.options(name)
 
 
 def detect_llm_format(path: str | os.PathLike) -> str:
     """The format of ``path``: a folder's by the files it holds (a folder reader's suffixes); a file's by its
-    suffix (plugins first, then the longest), else by its content (each reader's sniff). :class:`InputError`
-    when none tells it."""
-    p = Path(path)
-    readers = _by_precedence()
-    if p.is_dir():
-        for reader in readers:
-            if reader.folders and any(f.is_file() and reader.claims(f) for f in p.iterdir()):
-                return reader.name
-        raise InputError(f"{p}: a folder holding no file an extraction reader reads as a folder (a folder of "
-                         f".spacy files is read as llm-ner); give a file")
-    claims = [(r.name not in _PLUGINS, -len(s), rank) for rank, r in enumerate(readers) for s in r.suffixes
-              if p.name.lower().endswith(s)]
-    if claims:
-        return readers[min(claims)[2]].name
-    for reader in readers:  # a plugin's sniff, then the built-ins' one look at the content
-        if reader.name in _PLUGINS and reader.sniffs(p):
-            return reader.name
-    kind = classify(p)
-    if kind in _BUILTIN and kind not in _PLUGINS:
-        return kind
-    raise InputError(f"{p}: cannot tell the extraction format from its first record; name it (fmt=, --format): "
-                     f"{', '.join(r.name for r in readers)}")
+    suffix (plugins first, then the longest), else by its content (each reader's sniff: a plugin's, then
+    :func:`classify`). :class:`InputError` when none tells it."""
+    return REGISTRY.detect(path)
 
 
 def read_extractions(path: str | os.PathLike, fmt: str | None = None, **options: Any) -> Extractions:
@@ -323,19 +202,7 @@ def read_extractions(path: str | os.PathLike, fmt: str | None = None, **options:
 
     Raise :class:`ConfigError` for an unknown format or option, :class:`InputError` for a missing path, a file the
     reader refuses, or no document ("nothing to compare")."""
-    if not isinstance(path, str | os.PathLike):
-        raise ConfigError(f"path: the path of a file of extractions, got {type(path).__name__} {path!r:.60}")
-    p = Path(path)
-    reader = get_llm_reader(fmt) if fmt not in (None, "auto") else None
-    if not os.path.lexists(p):
-        raise InputError(f"{p}: no such file or folder")
-    if reader is None:
-        reader = get_llm_reader(detect_llm_format(p))
-    takes = reader.options()
-    unknown = [o for o in options if takes is not None and o not in takes]
-    if unknown:
-        raise ConfigError(f"{p}: the {reader.name} reader takes no option {', '.join(map(repr, unknown))}; it "
-                          f"takes {', '.join(takes or ()) or 'no options'}")
+    reader, p = REGISTRY.reader_for(path, fmt, options)
     found = reader(p, **options)
     if not isinstance(found, Extractions):
         raise ConfigError(f"the {reader.name} reader returned a {type(found).__name__}, not Extractions; fix it")
@@ -346,8 +213,10 @@ def read_extractions(path: str | os.PathLike, fmt: str | None = None, **options:
     return found
 
 
-__all__ = ["ALIGNMENT_STATUSES", "BUILTIN", "GROUP", "ID_FIELDS", "LABEL_FIELDS", "LIST_FIELDS", "RELATION_FIELDS",
-           "SAMPLES", "TEXT_FIELDS", "TRIPLE_NAMES", "DocIds", "Entry", "LlmReader", "ReadExtractions", "classify",
-           "detect_llm_format", "entries", "get_llm_reader", "given_id", "llm_formats", "llm_reader_options",
-           "llm_readers", "read_extractions", "read_langextract", "read_llm_json", "read_llm_relations",
-           "register_llm_reader", "unregister_llm_reader"]
+__all__ = [
+    "ALIGNMENT_STATUSES", "BUILTIN", "GROUP", "REGISTRY", "ID_FIELDS", "LABEL_FIELDS", "LIST_FIELDS",
+    "RELATION_FIELDS", "SAMPLES", "TEXT_FIELDS", "TRIPLE_NAMES", "DocIds", "Entry", "LlmReader", "ReadExtractions",
+    "classify", "detect_llm_format", "entries", "get_llm_reader", "given_id", "llm_formats", "llm_reader_options",
+    "llm_readers", "read_extractions", "read_langextract", "read_llm_json", "read_llm_relations",
+    "register_llm_reader", "unregister_llm_reader"
+]

@@ -332,9 +332,9 @@ def entry_points(monkeypatch):
         return found if kwargs.get("group") == readers.GROUP else real(**kwargs)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake)
-    monkeypatch.setattr(readers, "_DISCOVERED", False)
-    monkeypatch.setattr(readers, "_ENTRY", {})
-    monkeypatch.setattr(readers, "_PLUGINS", {})
+    monkeypatch.setattr(readers.REGISTRY, "discovered", False)
+    monkeypatch.setattr(readers.REGISTRY, "entry", {})
+    monkeypatch.setattr(readers.REGISTRY, "plugins", {})
     return found
 
 
@@ -342,7 +342,7 @@ def test_entry_point_plugins_load_lazily_and_a_broken_one_is_named(tmp_path, ent
     entry_points.append(EntryPoint("lines", "spacy_anno_eval.coref.jsonl:read_coref_jsonl", readers.GROUP))
     entry_points.append(EntryPoint("broken", "no_such_module_for_coref:read", readers.GROUP))
     assert {"lines", "broken"} <= set(coref_formats())  # listed without loading either
-    assert readers._PLUGINS == {}
+    assert readers.REGISTRY.plugins == {}
     path = write_jsonl(tmp_path / "a.data", [{"text": "a b", "clusters": [[[0, 1]]]}])
     assert read_coref(path, "lines")[0].entities == (((0, 0),),)
     with pytest.raises(ConfigError, match=r"the coreference reader plugin 'broken' \(entry point broken = "

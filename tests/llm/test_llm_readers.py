@@ -375,7 +375,7 @@ def test_detection_by_content(tmp_path):
         [{"label": "PER", "text": "Ada"}] * 3000)})
     assert detect_llm_format(long_json) == "llm-json"
     unknown = jsonl(tmp_path / "other.jsonl", {"text": "hello", "spans_x": 1})
-    with pytest.raises(InputError, match="cannot tell the extraction format from its first record; name it"):
+    with pytest.raises(InputError, match="cannot tell the extraction format from the name or the content; name it"):
         read_extractions(unknown)
 
 
@@ -388,12 +388,12 @@ def test_formats_unknown_format_and_unknown_option(tmp_path):
     path = jsonl(tmp_path / "x.jsonl", {"id": "a", "response": "PER: Ada"})
     with pytest.raises(ConfigError, match="unknown extraction format 'llm-xml': use one of .*langextract, llm-json"):
         read_extractions(path, "llm-xml")
-    with pytest.raises(ConfigError, match="the llm-json reader takes no option 'labels'; it takes invalid_output, "
-                                          "encoding"):
+    with pytest.raises(ConfigError, match="the llm-json extraction reader takes no option 'labels'; it takes "
+                                          "invalid_output, encoding"):
         read_extractions(path, "llm-json", labels="PER")
     with pytest.raises(InputError, match="nosuch.jsonl: no such file or folder"):
         read_extractions(tmp_path / "nosuch.jsonl")
-    with pytest.raises(ConfigError, match="path: the path of a file of extractions"):
+    with pytest.raises(ConfigError, match="path: the path of an extraction file"):
         read_extractions(3)  # type: ignore[arg-type]
 
 
@@ -415,12 +415,12 @@ def test_a_registered_reader_wins_its_suffix_and_goes_away(tmp_path):
 
 
 def test_entry_point_plugins_are_loaded_when_named(monkeypatch):
-    monkeypatch.setattr(readers, "_DISCOVERED", True)
-    monkeypatch.setattr(readers, "_ENTRY", {
+    monkeypatch.setattr(readers.REGISTRY, "discovered", True)
+    monkeypatch.setattr(readers.REGISTRY, "entry", {
         "json-again": EntryPoint("json-again", "spacy_anno_eval.llm.readers:read_llm_json", GROUP),
         "broken": EntryPoint("broken", "spacy_anno_eval.llm.nosuch_module:read", GROUP),
     })
-    monkeypatch.setattr(readers, "_PLUGINS", {})
+    monkeypatch.setattr(readers.REGISTRY, "plugins", {})
     assert {"json-again", "broken"} <= set(llm_formats())
     assert get_llm_reader("json-again").function() is readers.read_llm_json
     with pytest.raises(ConfigError, match=r"the extraction reader plugin 'broken' .* cannot be loaded "
