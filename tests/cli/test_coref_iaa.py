@@ -14,25 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
+from tests.cli.test_coref import KEY
 
 runner = CliRunner()
 NARROW = {"COLUMNS": "80", "LINES": "50", "TERM": "dumb"}
 
-ALICE = """#begin document (d1); part 000
-w 0 0 Ada (0
-w 0 1 Lovelace 0)
-w 0 2 met -
-w 0 3 Babbage (1)
-w 0 4 and -
-w 0 5 she (0)
-w 0 6 wrote (2)
-#end document
-#begin document (d2); part 000
-w 0 0 He (3)
-w 0 1 said -
-w 0 2 he (3)
-#end document
-"""
+ALICE = KEY  # the coref command tests' two documents: one annotator's
 BOB = ALICE.replace("w 0 5 she (0)", "w 0 5 she (1)").replace("w 0 6 wrote (2)", "w 0 6 wrote -")
 CAROL = ALICE.replace("w 0 2 he (3)", "w 0 2 he -")
 

@@ -16,26 +16,13 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_anno_eval.cli.app import app
+from tests.cli.test_coref import KEY
 from tests.report.test_browser import HAVE_CHROMIUM, _chromium, all_visible, check_page
 
 pytestmark = pytest.mark.skipif(not HAVE_CHROMIUM and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (required when CI is set)")
 
-ALICE = """#begin document (d1); part 000
-w 0 0 Ada (0
-w 0 1 Lovelace 0)
-w 0 2 met -
-w 0 3 Babbage (1)
-w 0 4 and -
-w 0 5 she (0)
-w 0 6 wrote (2)
-#end document
-#begin document (d2); part 000
-w 0 0 He (3)
-w 0 1 said -
-w 0 2 he (3)
-#end document
-"""
+ALICE = KEY  # the coref command tests' two documents: one annotator's
 ANNOTATORS = {"alice": ALICE,
               "bob": ALICE.replace("w 0 5 she (0)", "w 0 5 she (1)").replace("w 0 6 wrote (2)", "w 0 6 wrote -"),
               "<carol>": ALICE.replace("w 0 2 he (3)", "w 0 2 he -")}
