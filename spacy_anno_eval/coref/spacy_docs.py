@@ -37,7 +37,7 @@ from typing import Any
 
 from ..annotations.docs import doc_id
 from ..errors import ConfigError, InputError, where
-from ..io.parse import check_encoding, read_bytes
+from ..io.parse import check_encoding
 from .documents import Mention, Repeats, TextCorefDocument, entities_of
 
 #: spacy-experimental's span group prefix of the resolved clusters
@@ -53,34 +53,10 @@ def read_coref_docbin(path: str | os.PathLike, *, prefix: str = PREFIX,
     still a :class:`~spacy_anno_eval.errors.ConfigError`)."""
     check_encoding(encoding)
     _check_prefix(prefix)
-    from spacy.tokens import DocBin
-    from spacy.vocab import Vocab
-
-    from ..io.docbin import docbin_files
-    from ..io.docbin_wire import EXPECTED, not_utf8_error
+    from ..io.docbin import docbin_docs, docbin_files
 
     source = str(path)
-    files = docbin_files(path)
-    vocab = Vocab()
-    docs: list[tuple[Any, str]] = []
-    for f in files:
-        data = read_bytes(f, what="a spaCy DocBin")
-        if not data:
-            raise InputError(f"{f}: nothing to compare: the file is empty (expected {EXPECTED})")
-        try:
-            docbin = DocBin(store_user_data=True).from_bytes(data)
-        except UnicodeDecodeError as exc:
-            raise not_utf8_error(f, exc) from None
-        except Exception as exc:  # noqa: BLE001 - zlib, msgpack, missing keys, bad shapes: spaCy's own errors
-            raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from None
-        try:
-            for doc in docbin.get_docs(vocab):
-                docs.append((doc, str(f)))
-        except UnicodeDecodeError as exc:
-            raise not_utf8_error(f, exc, f"document {len(docs)}") from None
-        except Exception as exc:  # noqa: BLE001 - a damaged message that spaCy half decodes
-            raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy ({type(exc).__name__}: "
-                             f"{exc}); write the DocBin again from its source") from None
+    docs = docbin_docs(docbin_files(path))
     if not docs:
         raise InputError(f"{source}: nothing to compare: the DocBin holds no documents")
     return _documents(docs, prefix, source)

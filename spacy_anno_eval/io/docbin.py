@@ -127,27 +127,39 @@ def docbin_files(path: str | os.PathLike) -> list[Path]:
 # spaCy path
 
 
-def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Sequence[str] | None,
-                     source: str) -> Corpus:
+def docbin_docs(files: Sequence[Path], *, user_data: bool = True) -> list[tuple[Any, str]]:
+    """Every Doc of the DocBin ``files`` (:func:`docbin_files`), in order, each with its file; with
+    ``user_data``, the Docs keep what the DocBin stored of it. An empty file is "nothing to compare", bytes that
+    are not a DocBin or a document spaCy cannot rebuild an :class:`InputError` naming the file (and the
+    document); the one loop every reader of Docs from DocBins goes through."""
     from spacy.tokens import DocBin
     from spacy.vocab import Vocab
 
     vocab = Vocab()
-    docs = []
+    docs: list[tuple[Any, str]] = []
     for f in files:
         data = docbin_bytes(f)
+        if not data:
+            raise InputError(f"{f}: nothing to compare: the file is empty (expected {EXPECTED})")
         try:
-            docbin = DocBin().from_bytes(data)
+            docbin = DocBin(store_user_data=user_data).from_bytes(data)
         except UnicodeDecodeError as exc:
-            raise not_utf8_error(f, exc) from exc
-        except Exception as exc:  # zlib, msgpack, missing keys, bad shapes
-            raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from exc
+            raise not_utf8_error(f, exc) from None
+        except Exception as exc:  # noqa: BLE001 - zlib, msgpack, missing keys, bad shapes: spaCy's own errors
+            raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from None
         try:
-            docs.extend(docbin.get_docs(vocab))
+            docs.extend((doc, str(f)) for doc in docbin.get_docs(vocab))
         except UnicodeDecodeError as exc:
-            raise not_utf8_error(f, exc, f"document {len(docs)}") from exc
-        except Exception as exc:
-            raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy: {exc}") from exc
+            raise not_utf8_error(f, exc, f"document {len(docs)}") from None
+        except Exception as exc:  # noqa: BLE001 - a damaged message that spaCy half decodes
+            raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy ({type(exc).__name__}: "
+                             f"{exc}); write the DocBin again from its source") from None
+    return docs
+
+
+def _read_with_spacy(files: list[Path], selectors: tuple[str, ...], features: Sequence[str] | None,
+                     source: str) -> Corpus:
+    docs = [doc for doc, _ in docbin_docs(files, user_data=False)]
     corpus = corpus_from_docs(docs, selectors, features, source=source)
     corpus.coverage = docs_coverage(docs, cats=True)
     return corpus
@@ -247,5 +259,5 @@ def _labels(pos: np.ndarray, keys: np.ndarray, strings: list[str]) -> tuple[np.n
     return remap[pos], [strings[int(i)] for i in used[first_of_group]]
 
 
-__all__ = ["EXPECTED", "KNOWN_VERSIONS", "KeyIndex", "LazyTexts", "docbin_files", "read_docbin",
+__all__ = ["EXPECTED", "KNOWN_VERSIONS", "KeyIndex", "LazyTexts", "docbin_docs", "docbin_files", "read_docbin",
            "span_group_coverage", "string_keys", "text_fingerprints"]

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, InputError, where
-from ..io.parse import check_encoding, excerpt, read_bytes
+from ..io.parse import check_encoding, excerpt
 from .extractions import Extraction
 from .records import DocIds, Entry, ReadExtractions, entries, note_left_out, nothing_to_compare, string
 
@@ -273,32 +273,9 @@ class _Parser:
 
 def _docbin_docs(p: Path) -> list[tuple[Any, str]]:
     """The Docs of a DocBin file or of a folder's ``*.spacy`` files (in name order), each with its file."""
-    from spacy.tokens import DocBin
-    from spacy.vocab import Vocab
+    from ..io.docbin import docbin_docs, docbin_files
 
-    from ..io.docbin import docbin_files
-    from ..io.docbin_wire import EXPECTED, not_utf8_error
-
-    vocab = Vocab()
-    docs: list[tuple[Any, str]] = []
-    for f in docbin_files(p):
-        data = read_bytes(f, what="a spaCy DocBin")
-        if not data:
-            raise nothing_to_compare(str(f), f"the file is empty (expected {EXPECTED})")
-        try:
-            docbin = DocBin(store_user_data=True).from_bytes(data)
-        except UnicodeDecodeError as exc:
-            raise not_utf8_error(f, exc) from None
-        except Exception as exc:  # noqa: BLE001 - zlib, msgpack, missing keys, bad shapes: spaCy's own errors
-            raise InputError(f"{f}: not {EXPECTED} ({type(exc).__name__}: {exc})") from None
-        try:
-            docs.extend((doc, str(f)) for doc in docbin.get_docs(vocab))
-        except UnicodeDecodeError as exc:
-            raise not_utf8_error(f, exc, f"document {len(docs)}") from None
-        except Exception as exc:  # noqa: BLE001 - a damaged message that spaCy half decodes
-            raise InputError(f"{f}: document {len(docs)} cannot be rebuilt by spaCy ({type(exc).__name__}: "
-                             f"{exc}); write the DocBin again from its source") from None
-    return docs
+    return docbin_docs(docbin_files(p))
 
 
 def extractions_from_docs(docs: Iterable[Any], *, labels: str | Sequence[str] | None = None,
