@@ -20,11 +20,9 @@ never a traceback.
 
 from __future__ import annotations
 
-import random
-import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -38,7 +36,8 @@ from spacy_anno_eval.coref.readers import (
     register_coref_reader,
     unregister_coref_reader,
 )
-from spacy_anno_eval.errors import ConfigError, InputError
+from spacy_anno_eval.errors import InputError
+from tests.plugin_contract import Contract
 
 READERS = coref_readers()
 
@@ -48,43 +47,8 @@ def suffix(reader: CorefReader) -> str:
     return next((s for s in reader.suffixes if s.startswith(".")), reader.suffixes[0] if reader.suffixes else ".data")
 
 
-def sample(reader: CorefReader) -> bytes:
-    data = reader.sample_bytes()
-    if data is None:
-        pytest.skip(f"the coreference reader {reader.name!r} has no sample")
-    return data
-
-
-def write(folder: Path, reader: CorefReader, data: bytes, stem: str = "input") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{stem}{suffix(reader)}"
-    path.write_bytes(data)
-    return path
-
-
-def read(reader: CorefReader, path: Path) -> list[Any]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return read_coref(path, reader.name)
-
-
-def refused(reader: CorefReader, path: Path) -> InputError:
-    """The :class:`InputError` reading ``path`` raises; it must name the path."""
-    with pytest.raises(InputError) as caught:
-        read(reader, path)
-    assert path.name in str(caught.value), f"{reader.name}: the message names no input: {caught.value}"
-    return caught.value
-
-
-def read_or_refused(reader: CorefReader, path: Path) -> Any:
-    """The documents, or the :class:`InputError` naming ``path``; anything else fails."""
-    try:
-        return read(reader, path)
-    except InputError as err:
-        assert path.name in str(err), f"{reader.name}: the message names no input: {err}"
-        return err
-    except Exception as err:  # noqa: BLE001 - the point of the case
-        pytest.fail(f"{reader.name}: {type(err).__name__} instead of InputError: {err}"[:600])
+KIT = Contract("coreference", read_coref, suffix)
+sample, write, read, refused, read_or_refused = KIT.sample, KIT.write, KIT.read, KIT.refused, KIT.read_or_refused
 
 
 # -- the cases -------------------------------------------------------------------------------------------------------
@@ -98,10 +62,6 @@ def case_sample(reader: CorefReader, tmp_path: Path) -> None:
     assert all(m for d in docs for e in d.entities for m in e), "an empty mention"
     if reader.suffixes or reader.sniff is not None:
         assert detect_coref_format(path) == reader.name
-
-
-def case_missing(reader: CorefReader, tmp_path: Path) -> None:
-    refused(reader, tmp_path / f"nosuch{suffix(reader)}")
 
 
 def case_folder(reader: CorefReader, tmp_path: Path) -> None:
@@ -120,15 +80,6 @@ def case_folder(reader: CorefReader, tmp_path: Path) -> None:
         refused(reader, holding)
 
 
-def case_empty(reader: CorefReader, tmp_path: Path) -> None:
-    err = refused(reader, write(tmp_path, reader, b""))
-    assert "nothing to compare" in str(err), f"{reader.name}: an empty file's refusal says {err}"
-
-
-def case_blank(reader: CorefReader, tmp_path: Path) -> None:
-    refused(reader, write(tmp_path, reader, b"\n \n\t\n\n"))
-
-
 def case_undecodable(reader: CorefReader, tmp_path: Path) -> None:
     refused(reader, write(tmp_path, reader, b"\xff\xfe\xfd\x80 not text \xc3(\n", "alone"))
     data = sample(reader)
@@ -141,51 +92,16 @@ def case_undecodable(reader: CorefReader, tmp_path: Path) -> None:
         assert isinstance(outcome, InputError), f"{reader.name} read a byte that is no UTF-8"
 
 
-def case_truncated(reader: CorefReader, tmp_path: Path) -> None:
-    data = sample(reader)
-    cuts = sorted({*range(1, len(data), max(1, len(data) // 40)), len(data) - 1, len(data) // 2})
-    for cut in cuts:
-        read_or_refused(reader, write(tmp_path, reader, data[:cut], f"cut{cut}"))
-
-
-def case_garbled(reader: CorefReader, tmp_path: Path) -> None:
-    data = sample(reader)
-    rng = random.Random(reader.name)
-    for n in range(60):
-        garbled = bytearray(data)
-        for _ in range(rng.randint(1, 4)):
-            at = rng.randrange(len(garbled))
-            choice = rng.random()
-            if choice < 0.4:
-                garbled[at] = rng.randrange(256)
-            elif choice < 0.7:
-                del garbled[at]
-            else:
-                garbled.insert(at, rng.choice(b"(){}[]|-_09\t\n#,:\"x"))
-        read_or_refused(reader, write(tmp_path, reader, bytes(garbled), f"garbled{n}"))
-
-
-def case_unknown_option(reader: CorefReader, tmp_path: Path) -> None:
-    takes = reader.options()
-    if takes is None:
-        pytest.skip(f"the {reader.name} reader takes any option (**options)")
-    path = write(tmp_path, reader, reader.sample_bytes() or b"")
-    with pytest.raises(ConfigError) as caught:
-        read_coref(path, reader.name, nosuch_option=1)
-    message = str(caught.value)
-    assert "nosuch_option" in message and all(o in message for o in takes), message
-
-
 CASES: dict[str, Callable[[CorefReader, Path], None]] = {
     "sample": case_sample,
-    "missing": case_missing,
+    "missing": KIT.missing,
     "folder": case_folder,
-    "empty": case_empty,
-    "blank": case_blank,
+    "empty": KIT.empty,
+    "blank": KIT.blank,
     "undecodable": case_undecodable,
-    "truncated": case_truncated,
-    "garbled": case_garbled,
-    "unknown_option": case_unknown_option,
+    "truncated": KIT.truncated,
+    "garbled": partial(KIT.garbled, rounds=60),
+    "unknown_option": KIT.unknown_option,
 }
 
 
@@ -220,13 +136,6 @@ def test_a_plugin_is_held_to_the_same_cases(tmp_path: Path) -> None:
         return [CorefDocument(lines[0][1], tuple(lines[1]), (((0, 1), (4, 4)),))]
 
     try:
-        reader = get_coref_reader("toycoref")
-        for name, case in CASES.items():
-            try:
-                case(reader, tmp_path / name)
-            except pytest.skip.Exception:
-                pass
-            except Exception as err:
-                raise AssertionError(f"case {name}: {err}") from err
+        Contract.run_all(get_coref_reader("toycoref"), CASES, tmp_path)
     finally:
         unregister_coref_reader("toycoref")

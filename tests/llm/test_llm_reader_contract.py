@@ -11,15 +11,13 @@ is a :class:`~spacy_anno_eval.errors.ConfigError` naming it and those it takes.
 
 from __future__ import annotations
 
-import random
-import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from spacy_anno_eval.errors import ConfigError, InputError
+from spacy_anno_eval.errors import InputError
 from spacy_anno_eval.llm.extractions import Extractions
 from spacy_anno_eval.llm.readers import (
     LlmReader,
@@ -30,15 +28,9 @@ from spacy_anno_eval.llm.readers import (
     register_llm_reader,
     unregister_llm_reader,
 )
+from tests.plugin_contract import Contract
 
 READERS = llm_readers()
-
-
-def sample(reader: LlmReader) -> bytes:
-    data = reader.sample_bytes()
-    if data is None:
-        pytest.skip(f"the extraction reader {reader.name!r} has no sample")
-    return data
 
 
 def suffix(reader: LlmReader) -> str:
@@ -50,34 +42,8 @@ def suffix(reader: LlmReader) -> str:
     return reader.suffixes[0]
 
 
-def write(folder: Path, reader: LlmReader, data: bytes, stem: str = "input") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{stem}{suffix(reader)}"
-    path.write_bytes(data)
-    return path
-
-
-def read(reader: LlmReader, path: Path) -> Extractions:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return read_extractions(path, reader.name)
-
-
-def refused(reader: LlmReader, path: Path) -> InputError:
-    with pytest.raises(InputError) as caught:
-        read(reader, path)
-    assert path.name in str(caught.value), f"{reader.name}: the message names no input: {caught.value}"
-    return caught.value
-
-
-def read_or_refused(reader: LlmReader, path: Path) -> Any:
-    try:
-        return read(reader, path)
-    except InputError as err:
-        assert path.name in str(err), f"{reader.name}: the message names no input: {err}"
-        return err
-    except Exception as err:  # noqa: BLE001 - the point of the case
-        pytest.fail(f"{reader.name}: {type(err).__name__} instead of InputError: {err}"[:600])
+KIT = Contract("extraction", read_extractions, suffix)
+sample, write, read, refused, read_or_refused = KIT.sample, KIT.write, KIT.read, KIT.refused, KIT.read_or_refused
 
 
 def case_sample(reader: LlmReader, tmp_path: Path) -> None:
@@ -88,10 +54,6 @@ def case_sample(reader: LlmReader, tmp_path: Path) -> None:
     assert found.source == str(path) and found.format == reader.name
     if reader.sniff is not None:
         assert detect_llm_format(path) == reader.name
-
-
-def case_missing(reader: LlmReader, tmp_path: Path) -> None:
-    refused(reader, tmp_path / f"nosuch{suffix(reader)}")
 
 
 def case_folder(reader: LlmReader, tmp_path: Path) -> None:
@@ -106,44 +68,12 @@ def case_folder(reader: LlmReader, tmp_path: Path) -> None:
         refused(reader, holding)
 
 
-def case_empty(reader: LlmReader, tmp_path: Path) -> None:
-    err = refused(reader, write(tmp_path, reader, b""))
-    assert "nothing to compare" in str(err), f"{reader.name}: an empty file's refusal says {err}"
-
-
-def case_blank(reader: LlmReader, tmp_path: Path) -> None:
-    refused(reader, write(tmp_path, reader, b"\n \n\t\n\n"))
-
-
 def case_undecodable(reader: LlmReader, tmp_path: Path) -> None:
     refused(reader, write(tmp_path, reader, b"\xff\xfe\xfd\x80 not text \xc3(\n", "alone"))
     data = sample(reader)
     inside = len(data) // 2  # inside a line the reader reads: a text reader cannot skip the byte
     outcome = read_or_refused(reader, write(tmp_path, reader, data[:inside] + b"\xff" + data[inside:], "inside"))
     assert isinstance(outcome, InputError), f"{reader.name} read a byte that is no UTF-8"
-
-
-def case_truncated(reader: LlmReader, tmp_path: Path) -> None:
-    data = sample(reader)
-    for cut in sorted({*range(1, len(data), max(1, len(data) // 40)), len(data) - 1, len(data) // 2}):
-        read_or_refused(reader, write(tmp_path, reader, data[:cut], f"cut{cut}"))
-
-
-def case_garbled(reader: LlmReader, tmp_path: Path) -> None:
-    data = sample(reader)
-    rng = random.Random(reader.name)
-    for n in range(80):
-        garbled = bytearray(data)
-        for _ in range(rng.randint(1, 4)):
-            at = rng.randrange(len(garbled))
-            choice = rng.random()
-            if choice < 0.4:
-                garbled[at] = rng.randrange(256)
-            elif choice < 0.7:
-                del garbled[at]
-            else:
-                garbled.insert(at, rng.choice(b'(){}[]|-_09\t\n#,:"x'))
-        read_or_refused(reader, write(tmp_path, reader, bytes(garbled), f"garbled{n}"))
 
 
 def case_wrong_types(reader: LlmReader, tmp_path: Path) -> None:
@@ -155,21 +85,10 @@ def case_wrong_types(reader: LlmReader, tmp_path: Path) -> None:
         read_or_refused(reader, write(tmp_path, reader, line + b"\n", f"types{n}"))
 
 
-def case_unknown_option(reader: LlmReader, tmp_path: Path) -> None:
-    takes = reader.options()
-    if takes is None:
-        pytest.skip(f"the {reader.name} reader takes any option (**options)")
-    path = write(tmp_path, reader, reader.sample_bytes() or b"")
-    with pytest.raises(ConfigError) as caught:
-        read_extractions(path, reader.name, nosuch_option=1)
-    message = str(caught.value)
-    assert "nosuch_option" in message and all(o in message for o in takes), message
-
-
 CASES: dict[str, Callable[[LlmReader, Path], None]] = {
-    "sample": case_sample, "missing": case_missing, "folder": case_folder, "empty": case_empty,
-    "blank": case_blank, "undecodable": case_undecodable, "truncated": case_truncated, "garbled": case_garbled,
-    "wrong_types": case_wrong_types, "unknown_option": case_unknown_option,
+    "sample": case_sample, "missing": KIT.missing, "folder": case_folder, "empty": KIT.empty, "blank": KIT.blank,
+    "undecodable": case_undecodable, "truncated": KIT.truncated, "garbled": partial(KIT.garbled, rounds=80),
+    "wrong_types": case_wrong_types, "unknown_option": KIT.unknown_option,
 }
 
 
@@ -207,15 +126,6 @@ def test_a_plugin_is_held_to_the_same_cases(tmp_path: Path) -> None:
         return out
 
     try:
-        reader = get_llm_reader("toyllm")
-        for name, case in CASES.items():
-            if name == "wrong_types":
-                continue
-            try:
-                case(reader, tmp_path / name)
-            except pytest.skip.Exception:
-                pass
-            except Exception as err:
-                raise AssertionError(f"case {name}: {err}") from err
+        Contract.run_all(get_llm_reader("toyllm"), CASES, tmp_path, skip=("wrong_types",))
     finally:
         unregister_llm_reader("toyllm")
