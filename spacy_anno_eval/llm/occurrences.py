@@ -12,6 +12,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
+from ..edits import levenshtein
 from .normalize import TextMap
 
 
@@ -89,25 +90,6 @@ def best_locations(locations: Sequence[tuple[int, int]], n: int, text: str) -> l
         if a < b:
             out.append((a, b))
     return out
-
-
-def levenshtein(a: str, b: str) -> int:
-    if a == b:
-        return 0
-    if not a or not b:
-        return len(a) + len(b)
-    import edlib
-
-    try:
-        return int(edlib.align(a, b)["editDistance"])
-    except ValueError:  # more than 256 distinct characters: plain dynamic programming
-        prev = list(range(len(b) + 1))
-        for i, ca in enumerate(a, 1):
-            cur = [i]
-            for j, cb in enumerate(b, 1):
-                cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-            prev = cur
-        return prev[-1]
 
 
 def longest_chain(cands: list[list[tuple[tuple[int, int], float]]],

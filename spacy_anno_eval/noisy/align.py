@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..edits import levenshtein
 from ..errors import InputError
 from .settings import GAP
 from .tags import CharTags
@@ -124,26 +125,6 @@ def align_char_tags(gold: CharTags, pred: CharTags, source: str | None = None) -
     pt, pb = _aligned_tags(pred, p_real)
     return NoisyAlignment(gold, pred, labels, _aligned_index(g_real, len(gold.text)),
                           _aligned_index(p_real, len(pred.text)), gt, gb, pt, pb, distance)
-
-
-def levenshtein(a: str, b: str) -> int:
-    """Levenshtein distance (unit costs) between two strings."""
-    if not a or not b:
-        return len(a) + len(b)
-    if a == b:
-        return 0
-    import edlib
-
-    try:
-        return int(edlib.align(a, b)["editDistance"])
-    except ValueError:  # more than 256 distinct characters: plain dynamic programming
-        prev = list(range(len(b) + 1))
-        for i, ca in enumerate(a, 1):
-            cur = [i]
-            for j, cb in enumerate(b, 1):
-                cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-            prev = cur
-        return prev[-1]
 
 
 __all__ = ["NoisyAlignment", "align_char_tags", "levenshtein"]
