@@ -41,6 +41,7 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..figures import fbeta, ratio
+from .overlaps import document_counts as _from_overlaps
 
 Mention = tuple[int, int]
 Entity = frozenset[Mention]
@@ -203,9 +204,7 @@ def document_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequenc
     """Every metric's counts of one document (its key and response entities), from one table of the mentions
     each key entity shares with each response entity (:func:`spacy_anno_eval.coref.overlaps.document_counts`,
     O(mentions); equal to :func:`direct_counts`, the metrics' own definitions, which BLANC makes O(mentions²))."""
-    from .overlaps import document_counts as from_overlaps
-
-    return from_overlaps(key, response)
+    return _from_overlaps(key, response)
 
 
 def direct_counts(key: Sequence[Sequence[Mention]], response: Sequence[Sequence[Mention]]
