@@ -126,6 +126,10 @@ class GroundingSettings:
                 "snap": self.snap, "use_claimed_offsets": self.use_claimed_offsets, "spec": self.spec}
 
 
+def _shares(counts: dict[str, int], total: int) -> dict[str, float | None]:
+    return {step: (n / total if total else None) for step, n in counts.items()}
+
+
 def _check_steps(steps: Any) -> tuple[str, ...]:
     if isinstance(steps, str):
         steps = [s.strip() for s in steps.split(",")]
@@ -278,6 +282,11 @@ class Grounding:
         return counts
 
     @property
+    def by_step_share(self) -> dict[str, float | None]:
+        """Each step's count of :attr:`by_step` as a share of the extractions (``None`` without extractions)."""
+        return _shares(self.by_step, self.n_extractions)
+
+    @property
     def by_label(self) -> dict[str, dict[str, int]]:
         """Per label: ``extractions``, ``grounded``, ``hallucinations``, ``repeats`` (extractions all of whose
         annotations are repeats), labels sorted."""
@@ -291,12 +300,13 @@ class Grounding:
 
     def to_dict(self, documents: bool = True) -> dict[str, Any]:
         """The grounding table, JSON-ready; with ``documents`` also every annotation and hallucination."""
+        steps = self.by_step
         out: dict[str, Any] = {
             "settings": self.settings.to_dict(), "extractions": self.n_extractions,
             "annotations": self.n_annotations, "hallucinations": self.n_hallucinations,
             "hallucination_rate": self.hallucination_rate, "repeats": self.n_repeats,
             "claimed_mismatches": sum(d.claimed_mismatches for d in self.documents.values()),
-            "by_step": self.by_step, "by_label": self.by_label,
+            "by_step": steps, "by_step_share": _shares(steps, self.n_extractions), "by_label": self.by_label,
         }
         if documents:
             out["documents"] = {

@@ -307,12 +307,10 @@ class LlmEvaluation:
 
 def grounding_dict(grounding: Any, rows: bool = False) -> dict[str, Any]:
     """The grounding table of ``grounding`` (:meth:`~spacy_anno_eval.llm.grounding.Grounding.to_dict` without
-    the documents: settings, extractions, annotations, hallucinations and their rate, repeats, ``by_step``,
-    ``by_label``) and ``by_step_share``, each step's count as a share of the extractions (``None`` without
-    extractions), with ``rows`` (:meth:`~spacy_anno_eval.llm.grounding.Grounding.rows`) when asked."""
+    the documents: settings, extractions, annotations, hallucinations and their rate, repeats, ``by_step`` and
+    ``by_step_share``, ``by_label``), with ``rows`` (:meth:`~spacy_anno_eval.llm.grounding.Grounding.rows`)
+    when asked."""
     out = grounding.to_dict(documents=False)
-    total = out["extractions"]
-    out["by_step_share"] = {step: (n / total if total else None) for step, n in out["by_step"].items()}
     if rows:
         out["rows"] = grounding.rows()
     return out
