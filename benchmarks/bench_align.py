@@ -27,10 +27,10 @@ This is a benchmark, not a test: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 
 import numpy as np
+from timing import best_of
 
 from spacy_anno_eval.annalist.dp import DPAlignment, dp_align
 
@@ -98,15 +98,6 @@ def python_dp(key: list[int], response: list[int], gap: float = 1.0) -> tuple[fl
             path.append((-1, j - 1))
             j -= 1
     return score[n][m], path[::-1]
-
-
-def best_of(repeat: int, fn: Callable[[], object]) -> tuple[float, object]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main() -> None:

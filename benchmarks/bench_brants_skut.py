@@ -26,12 +26,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from timing import best_of  # noqa: E402
 from treebank_gen import corrupt, export_text, generate  # noqa: E402
 
 from spacy_anno_eval.files import write_text  # noqa: E402
@@ -39,15 +38,6 @@ from spacy_anno_eval.trees.resolution import resolve  # noqa: E402
 from spacy_anno_eval.trees.structure_model import StructureModel, doubts  # noqa: E402
 
 GOAL = 10.0
-
-
-def best_of(repeat: int, fn: Callable[[], Any]) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv: list[str] | None = None) -> int:

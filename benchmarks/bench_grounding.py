@@ -46,9 +46,10 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from timing import best_of
 
 SYLLABLES = ("ka", "lo", "mi", "ra", "ven", "dor", "al", "thi", "bu", "sen", "mar", "qua", "zel", "io", "pen")
 FILLER = ("the", "report", "said", "that", "in", "a", "meeting", "with", "on", "Monday", "after", "talks",
@@ -119,15 +120,6 @@ def make_corpus(n_docs: int, seed: int) -> tuple[dict[str, str], dict[str, list[
         extractions[f"doc{d}"] = listed
         gold[f"doc{d}"] = spans
     return texts, extractions, gold
-
-
-def best_of(repeat: int, fn: Any) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 PEER_SCRIPT = r"""
